@@ -1,0 +1,92 @@
+//! Computer players: a move for the side to move at a chosen [`Level`].
+//!
+//! One search serves every level: iterative deepening negamax alpha–beta with
+//! principal-variation search, a transposition table and move ordering, over the evaluation
+//! described [below](#evaluation); the last empties go to the exact
+//! [solver](crate::solve). Levels differ only in their budgets, which count nodes and never
+//! time, so the same position and level give the same move (and node count) on any machine.
+//!
+//! | level | midgame search | exact endgame |
+//! |---|---|---|
+//! | Easy | 1 ply, square table, a seeded pick among moves within 0.8 disc of the best | — |
+//! | Medium | up to 6 plies, 20 000 nodes | last 10 empties |
+//! | Hard | unlimited depth, 1 500 000 nodes | last 20 empties (Win/loss/draw if the exact solve is too big) |
+//!
+//! Scores are for the side to move in **1/100 disc**: `+250` is "about 2.5 discs ahead". An
+//! exact score is the final disc difference times 100 (empties count for nobody).
+//!
+//! ```
+//! use outflank_engine::ai::{Level, best_move};
+//! use outflank_engine::Board;
+//!
+//! let choice = best_move(&Board::start(), Level::Medium, None).unwrap();
+//! assert!(Board::start().play(choice.mv).is_ok());
+//! ```
+//!
+//! # Evaluation
+//! Medium and Hard add, each as the mover's count minus the opponent's: mobility (legal
+//! moves), potential mobility (empty squares next to the opponent's discs), corners, stable
+//! edge discs (runs from an own corner, and full edges), a penalty for X- and C-squares next to
+//! an empty corner, other edge squares, parity (who is due to play last) and, near the end,
+//! the discs themselves. The weights move smoothly with the number of empties; the source of
+//! the `eval` module says what each term is for and how much it weighs.
+
+mod eval;
+mod level;
+mod ordering;
+mod search;
+mod tt;
+
+use std::sync::atomic::AtomicBool;
+
+use thiserror::Error;
+
+use crate::{Board, Move};
+
+pub use level::{Level, ParseLevelError};
+pub use search::{Search, SearchLimits};
+
+/// A chosen move and what the search knows about it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The move: [`Move::Pass`] exactly when the side to move has no legal square.
+    pub mv: Move,
+    /// The score for the side to move, in 1/100 disc. When `exact`, the final disc difference
+    /// times 100 under perfect play. When the solver could only prove a win or a draw (Hard,
+    /// large endgames), `100` or `0` with `exact` false.
+    pub score: i32,
+    /// Plies searched: the last completed (or usefully cut-short) iteration; the number of
+    /// empties for a solved endgame; 0 for a pass or a lone legal move.
+    pub depth: u32,
+    /// Positions visited, solver included.
+    pub nodes: u64,
+    /// Whether `score` is the proven final disc difference and `mv` reaches it.
+    pub exact: bool,
+}
+
+/// Why no move was chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum SearchError {
+    /// The cancel flag was set before or during the search.
+    #[error("the search was cancelled")]
+    Cancelled,
+    /// Neither side can move.
+    #[error("the game is over")]
+    GameOver,
+}
+
+/// The move `level` plays in `board`, for the side to move.
+///
+/// A side that must pass gets [`Move::Pass`] at once. The search polls `cancel` and gives up
+/// when it is set.
+///
+/// # Errors
+/// [`SearchError::Cancelled`] if `cancel` is set before or during the search (no move is
+/// returned then); [`SearchError::GameOver`] if neither side can move.
+pub fn best_move(
+    board: &Board,
+    level: Level,
+    cancel: Option<&AtomicBool>,
+) -> Result<Choice, SearchError> {
+    Search::for_level(level).run(board, cancel)
+}

@@ -1,0 +1,57 @@
+//! `outflank-engine`: perft, exact endgame solving and best moves from the command line.
+//!
+//! Every command takes `--json` to print one JSON object on stdout. Bad input prints a one-line
+//! error on stderr and exits with code 2.
+
+mod bestmove;
+mod perft;
+mod solve;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: outflank-engine [--json] <command>
+commands:
+  perft <depth>                              count leaves of the game tree from the start
+  solve \"<64-char position> <X|O>\"           exact score and best move for the side to move
+  solve --file PATH                          solve every position of an OBF file
+  bestmove --level easy|medium|hard \"<position or move list>\"";
+
+/// A command-line failure: the message is printed as one line.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl<E: std::fmt::Display> From<E> for CliError {
+    fn from(error: E) -> Self {
+        CliError(error.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let json = take_flag(&mut args, "--json");
+    let outcome = match args.first().map(String::as_str) {
+        Some("perft") => perft::run(&args[1..], json),
+        Some("solve") => solve::run(&args[1..], json),
+        Some("bestmove") => bestmove::run(&args[1..], json),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => Err(CliError(format!("unknown command {other:?}; try --help"))),
+        None => Err(CliError("no command given; try --help".into())),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError(message)) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Removes every `flag` from `args`, saying whether there was one.
+pub fn take_flag(args: &mut Vec<String>, flag: &str) -> bool {
+    let before = args.len();
+    args.retain(|arg| arg != flag);
+    args.len() != before
+}

@@ -1,0 +1,42 @@
+//! Outflank's Reversi engine: exact rules on bitboards, games with history, text records,
+//! computer players and an exact endgame solver. Pure: no I/O, no clocks, no randomness.
+//!
+//! Coordinates follow the Outflank rules: columns `a`–`h` left to right, rows `1`–`8` top to
+//! bottom, so `a1` is the top-left corner and square index `row * 8 + column` (`a1` = bit 0).
+//!
+//! ```
+//! use outflank_engine::{Board, Move, Square};
+//!
+//! let board = Board::start();
+//! let moves: Vec<Square> = board.legal_moves().into_iter().collect();
+//! assert_eq!(moves, [Square::D3, Square::C4, Square::F5, Square::E6]);
+//! let after = board.play(Move::Place(Square::D3)).unwrap();
+//! assert_eq!(after.counts().black, 4);
+//! ```
+
+mod bitboard;
+mod board;
+mod color;
+mod movegen;
+mod perft;
+mod position;
+mod square;
+
+pub use bitboard::{Bitboard, Squares};
+pub use board::{Board, BoardError, GameResult, IllegalMove, Move};
+pub use color::Color;
+pub use perft::perft;
+pub use position::ParsePositionError;
+pub use square::{ParseSquareError, Square};
+
+// Games with history and text records.
+mod game;
+pub mod record;
+pub use game::{Game, Outcome, ReplayError};
+pub use record::{ParseRecordError, Record};
+
+// Exact endgame solving.
+pub mod solve;
+
+// Computer players.
+pub mod ai;

@@ -1,0 +1,185 @@
+//! The last four empty squares, solved without move lists or the transposition table.
+//!
+//! The empties are passed as squares, in the order to try them: [`Search::solve_4`] puts the
+//! squares of regions with an odd number of empties first (parity ordering), and the smaller
+//! solvers keep that order. The last empty only counts flips.
+
+use super::Search;
+use crate::movegen;
+
+/// Squares adjacent to each square: a move needs an opponent disc among them.
+pub(super) static NEIGHBOURS: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut square = 0;
+    while square < 64 {
+        let (column, row) = ((square % 8) as i32, (square / 8) as i32);
+        let mut bits = 0u64;
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (c, r) = (column + dc, row + dr);
+                if (dc != 0 || dr != 0) && c >= 0 && c < 8 && r >= 0 && r < 8 {
+                    bits |= 1u64 << (r * 8 + c);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        table[square] = bits;
+        square += 1;
+    }
+    table
+};
+
+/// The discs flipped by `p` playing on `square`, or 0 if that is not a legal move.
+#[inline(always)]
+fn flips_at(p: u64, o: u64, square: usize) -> u64 {
+    if NEIGHBOURS[square] & o == 0 { 0 } else { movegen::flips(p, o, square) }
+}
+
+impl Search<'_> {
+    /// The exact score with one empty square, `square`, left.
+    #[inline]
+    pub(super) fn solve_1(&mut self, p: u64, square: usize) -> i32 {
+        self.nodes += 1;
+        let bit = 1u64 << square;
+        let o = !(p | bit);
+        let discs = p.count_ones() as i32;
+        let flipped = flips_at(p, o, square);
+        if flipped != 0 {
+            return 2 * (discs + flipped.count_ones() as i32 + 1) - 64;
+        }
+        let flipped = flips_at(o, p, square);
+        if flipped != 0 {
+            return 2 * (discs - flipped.count_ones() as i32) - 64;
+        }
+        self.final_score(p, o)
+    }
+
+    /// Two empties; fail-soft alpha-beta.
+    pub(super) fn solve_2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, squares: [usize; 2]) -> i32 {
+        self.nodes += 1;
+        let [x1, x2] = squares;
+        let mut best = i32::MIN;
+        let flipped = flips_at(p, o, x1);
+        if flipped != 0 {
+            best = -self.solve_1(o ^ flipped, x2);
+            if best >= beta {
+                return best;
+            }
+        }
+        let flipped = flips_at(p, o, x2);
+        if flipped != 0 {
+            best = best.max(-self.solve_1(o ^ flipped, x1));
+        }
+        if best != i32::MIN {
+            return best;
+        }
+        // A pass: the opponent plays, then we play the other square (or pass again).
+        let mut worst = i32::MAX;
+        let flipped = flips_at(o, p, x1);
+        if flipped != 0 {
+            worst = self.solve_1(p ^ flipped, x2);
+            if worst <= alpha {
+                return worst;
+            }
+        }
+        let flipped = flips_at(o, p, x2);
+        if flipped != 0 {
+            worst = worst.min(self.solve_1(p ^ flipped, x1));
+        }
+        if worst != i32::MAX { worst } else { self.final_score(p, o) }
+    }
+
+    /// Three empties.
+    pub(super) fn solve_3(&mut self, p: u64, o: u64, alpha: i32, beta: i32, squares: [usize; 3]) -> i32 {
+        self.solve_3_inner(p, o, alpha, beta, squares, false)
+    }
+
+    fn solve_3_inner(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        squares: [usize; 3],
+        passed: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        let [x1, x2, x3] = squares;
+        let mut best = i32::MIN;
+        for (x, rest) in [(x1, [x2, x3]), (x2, [x1, x3]), (x3, [x1, x2])] {
+            let flipped = flips_at(p, o, x);
+            if flipped != 0 {
+                let score = -self.solve_2(o ^ flipped, p ^ flipped ^ (1 << x), -beta, -alpha, rest);
+                if score > best {
+                    best = score;
+                    if score >= beta {
+                        return score;
+                    }
+                    alpha = alpha.max(score);
+                }
+            }
+        }
+        if best != i32::MIN {
+            best
+        } else if passed {
+            self.final_score(p, o)
+        } else {
+            -self.solve_3_inner(o, p, -beta, -alpha, squares, true)
+        }
+    }
+
+    /// Four empties, tried in the order given.
+    fn solve_4_ordered(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        squares: [usize; 4],
+        passed: bool,
+    ) -> i32 {
+        if self.visit() {
+            return 0;
+        }
+        let [x1, x2, x3, x4] = squares;
+        let mut best = i32::MIN;
+        for (x, rest) in [(x1, [x2, x3, x4]), (x2, [x1, x3, x4]), (x3, [x1, x2, x4]), (x4, [x1, x2, x3])] {
+            let flipped = flips_at(p, o, x);
+            if flipped != 0 {
+                let score = -self.solve_3(o ^ flipped, p ^ flipped ^ (1 << x), -beta, -alpha, rest);
+                if score > best {
+                    best = score;
+                    if score >= beta {
+                        return score;
+                    }
+                    alpha = alpha.max(score);
+                }
+            }
+        }
+        if best != i32::MIN {
+            best
+        } else if passed {
+            self.final_score(p, o)
+        } else {
+            -self.solve_4_ordered(o, p, -beta, -alpha, squares, true)
+        }
+    }
+
+    /// Four empties: squares alone in their quadrant (or with two others) first.
+    pub(super) fn solve_4(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+        let empties = !(p | o);
+        let mut squares = [0usize; 4];
+        let mut rest = empties;
+        for slot in &mut squares {
+            *slot = rest.trailing_zeros() as usize;
+            rest &= rest.wrapping_sub(1);
+        }
+        let odd = super::odd_quadrants(empties);
+        // A stable sort: odd-quadrant squares first, otherwise by square number.
+        squares.sort_by_key(|&x| odd & (1 << x) == 0);
+        self.solve_4_ordered(p, o, alpha, beta, squares, false)
+    }
+}

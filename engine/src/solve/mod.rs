@@ -1,0 +1,210 @@
+//! Exact endgame solver: the final disc difference under perfect play by both sides.
+//!
+//! Scores are for the side to move. With [`Scoring::Discs`] (Outflank's rule) a finished game
+//! scores its disc difference; [`Scoring::EmptiesToWinner`] gives the empty squares to the
+//! winner, as published test suites do. A solve is deterministic: the same board and options
+//! give the same score, move and node count on any machine.
+//!
+//! ```
+//! use outflank_engine::solve::{solve, Solution};
+//! use outflank_engine::{Board, Move};
+//!
+//! // Black (X) cannot move; White takes h8, flipping h5-h7 and e5-g7.
+//! let board: Board = format!("{}{}- X", "O".repeat(32), "X".repeat(31)).parse().unwrap();
+//! let Solution { score, best, .. } = solve(&board);
+//! assert_eq!((score, best), (25 - 39, Some(Move::Pass)));
+//! ```
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use thiserror::Error;
+
+use crate::{Board, Move};
+
+mod last_empties;
+mod search;
+mod stability;
+mod tt;
+
+/// How a finished game with empty squares is scored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scoring {
+    /// Outflank's rule: the final disc difference; empty squares count for nobody.
+    #[default]
+    Discs,
+    /// The convention of published test suites (FFO): empty squares go to the winner.
+    EmptiesToWinner,
+}
+
+/// What the search must establish.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Goal {
+    /// The exact final score.
+    #[default]
+    Exact,
+    /// Only who wins: the returned score is the sign of the exact score, `-1`, `0` or `1`.
+    WinLossDraw,
+}
+
+/// Limits and conventions for [`solve_with`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SolveOptions<'a> {
+    pub scoring: Scoring,
+    pub goal: Goal,
+    /// Give up with [`SolveError::NodeLimit`] after this many nodes.
+    pub node_limit: Option<u64>,
+    /// Give up with [`SolveError::Cancelled`] once this flag is set (polled every few thousand
+    /// nodes).
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+/// The result of a solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The final score for the side to move (or its sign, for [`Goal::WinLossDraw`]).
+    pub score: i32,
+    /// A move reaching the score: `None` only when the game is over, `Some(Move::Pass)` when
+    /// the side to move must pass.
+    pub best: Option<Move>,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+/// Why a solve stopped before finding the answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum SolveError {
+    #[error("node limit of {0} reached")]
+    NodeLimit(u64),
+    #[error("search cancelled")]
+    Cancelled,
+}
+
+/// Solves `board` exactly, scoring by disc difference, with no limits.
+pub fn solve(board: &Board) -> Solution {
+    match solve_with(board, &SolveOptions::default()) {
+        Ok(solution) => solution,
+        // Without a limit or a cancel flag the search always finishes.
+        Err(_) => unreachable!("an unlimited solve cannot stop early"),
+    }
+}
+
+/// Solves `board` under `options`.
+///
+/// # Errors
+/// [`SolveError::NodeLimit`] when the node limit is reached first, [`SolveError::Cancelled`]
+/// when the cancel flag is set during the search.
+pub fn solve_with(board: &Board, options: &SolveOptions) -> Result<Solution, SolveError> {
+    let (p, o) = board.raw();
+    let empties = (!(p | o)).count_ones();
+    let mut search = Search::new(options, empties);
+    // A flag set before the call cancels at once.
+    search.check_limits();
+    let (score, best) = match options.goal {
+        Goal::Exact => search.root(p, o, -64, 64),
+        Goal::WinLossDraw => search.root(p, o, -1, 1),
+    };
+    if let Some(error) = search.stopped {
+        return Err(error);
+    }
+    let score = match options.goal {
+        Goal::Exact => score,
+        Goal::WinLossDraw => score.signum(),
+    };
+    Ok(Solution { score, best, nodes: search.nodes })
+}
+
+/// Nodes between two polls of the cancel flag.
+const POLL_INTERVAL: u64 = 4096;
+
+/// The state of one solve.
+#[derive(Debug)]
+struct Search<'a> {
+    scoring: Scoring,
+    nodes: u64,
+    node_limit: Option<u64>,
+    cancel: Option<&'a AtomicBool>,
+    /// Node count at which limits are next checked.
+    next_check: u64,
+    /// Set once the search must unwind; every score computed after it is meaningless.
+    stopped: Option<SolveError>,
+    table: tt::Table,
+}
+
+impl<'a> Search<'a> {
+    fn new(options: &SolveOptions<'a>, empties: u32) -> Self {
+        let mut search = Search {
+            scoring: options.scoring,
+            nodes: 0,
+            node_limit: options.node_limit,
+            cancel: options.cancel,
+            next_check: 0,
+            stopped: None,
+            table: tt::Table::new(table_bits(empties)),
+        };
+        search.schedule_check();
+        search
+    }
+
+    fn schedule_check(&mut self) {
+        let poll = self.nodes + POLL_INTERVAL;
+        // The limit is exceeded by the node after the last allowed one.
+        self.next_check = self.node_limit.map_or(poll, |limit| poll.min(limit.saturating_add(1)));
+    }
+
+    /// Counts a node; says whether the search must stop.
+    #[inline]
+    fn visit(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.check_limits();
+        }
+        self.stopped.is_some()
+    }
+
+    #[cold]
+    fn check_limits(&mut self) {
+        if let Some(limit) = self.node_limit {
+            if self.nodes > limit {
+                self.stopped = Some(SolveError::NodeLimit(limit));
+            }
+        }
+        if self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+            self.stopped = Some(SolveError::Cancelled);
+        }
+        self.schedule_check();
+    }
+
+    /// The score of a finished game for the side owning `p`.
+    #[inline]
+    fn final_score(&self, p: u64, o: u64) -> i32 {
+        final_score(self.scoring, p, o)
+    }
+}
+
+/// Buckets of the transposition table, as a power of two: enough for the nodes that store.
+fn table_bits(empties: u32) -> u32 {
+    empties.saturating_sub(2).clamp(10, 21)
+}
+
+/// The score of a finished game for the side owning `p`, under `scoring`.
+fn final_score(scoring: Scoring, p: u64, o: u64) -> i32 {
+    let diff = p.count_ones() as i32 - o.count_ones() as i32;
+    match scoring {
+        Scoring::Discs => diff,
+        Scoring::EmptiesToWinner => {
+            let empties = 64 - (p | o).count_ones() as i32;
+            diff + diff.signum() * empties
+        }
+    }
+}
+
+/// The board's four quadrants.
+const QUADRANTS: [u64; 4] =
+    [0x0000_0000_0F0F_0F0F, 0x0000_0000_F0F0_F0F0, 0x0F0F_0F0F_0000_0000, 0xF0F0_F0F0_0000_0000];
+
+/// The quadrants holding an odd number of `empties`. Playing there first tends to leave the
+/// opponent the move in the region's last square less often (the parity heuristic).
+#[inline]
+fn odd_quadrants(empties: u64) -> u64 {
+    QUADRANTS.iter().filter(|&&q| (empties & q).count_ones() & 1 == 1).fold(0, |acc, &q| acc | q)
+}

@@ -1,0 +1,309 @@
+//! The recursive search above the last four empties.
+//!
+//! Fail-soft alpha-beta with principal variation search: the first move gets the full window,
+//! the others a null window and a re-search when they beat it. Positions with many empties
+//! use the transposition table (with enhanced transposition cutoffs), order moves
+//! fastest-first and try a stability cutoff; positions with few empties order by parity only.
+
+use super::stability::stable_discs;
+use super::tt::NO_MOVE;
+use super::{Search, odd_quadrants};
+use crate::movegen;
+use crate::{Move, Square};
+
+/// Most empties searched without the transposition table, by parity ordering alone.
+const SHALLOW_MAX: u32 = 7;
+/// Fewest empties at which children are looked up in the table before searching
+/// (enhanced transposition cutoff).
+const ETC_MIN: u32 = 12;
+/// Most moves a position can have: one per empty square.
+const MAX_MOVES: usize = 64;
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// A move with its flips and its ordering key.
+#[derive(Clone, Copy, Default)]
+struct Candidate {
+    flipped: u64,
+    square: u8,
+    key: i32,
+}
+
+/// The moves of a position, best-looking first once sorted.
+struct MoveList {
+    moves: [Candidate; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    /// Swaps the best remaining candidate into place `i` and returns it.
+    #[inline]
+    fn pick(&mut self, i: usize) -> Candidate {
+        let mut best = i;
+        for j in i + 1..self.len {
+            if self.moves[j].key > self.moves[best].key {
+                best = j;
+            }
+        }
+        self.moves.swap(i, best);
+        self.moves[i]
+    }
+}
+
+/// A fixed bonus by square: corners are good, squares next to an empty corner bad.
+#[rustfmt::skip]
+const SQUARE_VALUE: [i32; 64] = [
+    18,  4, 16, 12, 12, 16,  4, 18,
+     4,  2,  6,  8,  8,  6,  2,  4,
+    16,  6, 14, 10, 10, 14,  6, 16,
+    12,  8, 10,  0,  0, 10,  8, 12,
+    12,  8, 10,  0,  0, 10,  8, 12,
+    16,  6, 14, 10, 10, 14,  6, 16,
+     4,  2,  6,  8,  8,  6,  2,  4,
+    18,  4, 16, 12, 12, 16,  4, 18,
+];
+
+/// Discs of `p` that are corners or next to an owned corner along an edge.
+#[inline]
+fn corner_stability(p: u64) -> u32 {
+    let anchored = ((p & 0x0100_0000_0000_0001) << 1)
+        | ((p & 0x8000_0000_0000_0080) >> 1)
+        | ((p & 0x0000_0000_0000_0081) << 8)
+        | ((p & 0x8100_0000_0000_0000) >> 8)
+        | CORNERS;
+    (anchored & p).count_ones()
+}
+
+/// Lowest alpha at which the stability cutoff is worth trying with `empties` empties: the
+/// opponent must own enough stable discs to bring the best possible score down to alpha.
+#[inline]
+fn stability_threshold(empties: u32) -> i32 {
+    2 * empties as i32 - 2
+}
+
+impl Search<'_> {
+    /// The root: the score within `(alpha, beta)` and a move achieving it.
+    pub(super) fn root(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> (i32, Option<Move>) {
+        let empties = (!(p | o)).count_ones();
+        let moves = movegen::moves(p, o);
+        if moves == 0 {
+            if movegen::moves(o, p) == 0 {
+                self.nodes += 1;
+                return (self.final_score(p, o), None);
+            }
+            self.nodes += 1;
+            let score = -self.solve_any(o, p, -beta, -alpha, empties);
+            return (score, Some(Move::Pass));
+        }
+        if self.visit() {
+            return (0, None);
+        }
+        let mut list = self.order_moves(p, o, moves, empties, NO_MOVE);
+        let mut alpha = alpha;
+        let mut best_score = i32::MIN;
+        let mut best = None;
+        for i in 0..list.len {
+            let candidate = list.pick(i);
+            let square = usize::from(candidate.square);
+            let (np, no) = (o ^ candidate.flipped, p ^ candidate.flipped ^ (1 << square));
+            let score = self.pvs_child(np, no, alpha, beta, empties - 1, i == 0);
+            if self.stopped.is_some() {
+                return (0, None);
+            }
+            if score > best_score {
+                best_score = score;
+                best = Square::new(candidate.square).map(Move::Place);
+                if score >= beta {
+                    break;
+                }
+                alpha = alpha.max(score);
+            }
+        }
+        (best_score, best)
+    }
+
+    /// Searches a child position (the opponent to move) and returns its score for us: the
+    /// first child with the full window, the others with a null window first.
+    #[inline]
+    fn pvs_child(&mut self, np: u64, no: u64, alpha: i32, beta: i32, empties: u32, first: bool) -> i32 {
+        if first || beta - alpha <= 1 {
+            return -self.solve_any(np, no, -beta, -alpha, empties);
+        }
+        let score = -self.solve_any(np, no, -alpha - 1, -alpha, empties);
+        if score > alpha && score < beta && self.stopped.is_none() {
+            -self.solve_any(np, no, -beta, -alpha, empties)
+        } else {
+            score
+        }
+    }
+
+    /// The score of any position with `empties` empty squares, within `(alpha, beta)`.
+    pub(super) fn solve_any(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: u32) -> i32 {
+        match empties {
+            0 => {
+                self.nodes += 1;
+                self.final_score(p, o)
+            }
+            1 => self.solve_1(p, (!(p | o)).trailing_zeros() as usize),
+            2 => {
+                let empty = !(p | o);
+                let first = empty.trailing_zeros() as usize;
+                let second = (empty & (empty - 1)).trailing_zeros() as usize;
+                self.solve_2(p, o, alpha, beta, [first, second])
+            }
+            3 => {
+                let empty = !(p | o);
+                let first = empty.trailing_zeros() as usize;
+                let rest = empty & (empty - 1);
+                let second = rest.trailing_zeros() as usize;
+                let third = (rest & (rest - 1)).trailing_zeros() as usize;
+                self.solve_3(p, o, alpha, beta, [first, second, third])
+            }
+            4 => self.solve_4(p, o, alpha, beta),
+            n if n <= SHALLOW_MAX => self.shallow(p, o, alpha, beta, n),
+            n => self.deep(p, o, alpha, beta, n),
+        }
+    }
+
+    /// Few empties: parity ordering, no table.
+    fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
+        if self.visit() {
+            return 0;
+        }
+        let moves = movegen::moves(p, o);
+        if moves == 0 {
+            if movegen::moves(o, p) == 0 {
+                return self.final_score(p, o);
+            }
+            return -self.shallow(o, p, -beta, -alpha, empties);
+        }
+        if alpha >= stability_threshold(empties) {
+            let upper = 64 - 2 * stable_discs(o, p | o).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
+            }
+        }
+        let odd = odd_quadrants(!(p | o));
+        let mut best = i32::MIN;
+        let mut first = true;
+        for group in [moves & odd, moves & !odd] {
+            let mut rest = group;
+            while rest != 0 {
+                let square = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let flipped = movegen::flips(p, o, square);
+                let (np, no) = (o ^ flipped, p ^ flipped ^ (1 << square));
+                let score = self.pvs_child(np, no, alpha, beta, empties - 1, first);
+                first = false;
+                if score > best {
+                    best = score;
+                    if score >= beta {
+                        return score;
+                    }
+                    alpha = alpha.max(score);
+                }
+            }
+        }
+        best
+    }
+
+    /// Many empties: table, enhanced transposition cutoff, stability and fastest-first.
+    fn deep(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, empties: u32) -> i32 {
+        if self.visit() {
+            return 0;
+        }
+        let moves = movegen::moves(p, o);
+        if moves == 0 {
+            if movegen::moves(o, p) == 0 {
+                return self.final_score(p, o);
+            }
+            return -self.deep(o, p, -beta, -alpha, empties);
+        }
+        if alpha >= stability_threshold(empties) {
+            let upper = 64 - 2 * stable_discs(o, p | o).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
+            }
+        }
+        let mut table_move = NO_MOVE;
+        if let Some(entry) = self.table.probe(p, o) {
+            let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
+            if lower >= beta {
+                return lower;
+            }
+            if upper <= alpha {
+                return upper;
+            }
+            if lower == upper {
+                return lower;
+            }
+            alpha = alpha.max(lower);
+            beta = beta.min(upper);
+            table_move = entry.best;
+        }
+        let mut list = self.order_moves(p, o, moves, empties, table_move);
+        if empties >= ETC_MIN {
+            for candidate in &list.moves[..list.len] {
+                let square = usize::from(candidate.square);
+                let (np, no) = (o ^ candidate.flipped, p ^ candidate.flipped ^ (1 << square));
+                if let Some(entry) = self.table.probe(np, no) {
+                    let score = -i32::from(entry.upper);
+                    if score >= beta {
+                        return score;
+                    }
+                }
+            }
+        }
+        let alpha_start = alpha;
+        let mut best = i32::MIN;
+        let mut best_move = NO_MOVE;
+        for i in 0..list.len {
+            let candidate = list.pick(i);
+            let square = usize::from(candidate.square);
+            let (np, no) = (o ^ candidate.flipped, p ^ candidate.flipped ^ (1 << square));
+            let score = self.pvs_child(np, no, alpha, beta, empties - 1, i == 0);
+            if self.stopped.is_some() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = candidate.square;
+                if score >= beta {
+                    break;
+                }
+                alpha = alpha.max(score);
+            }
+        }
+        self.table.store(p, o, empties, alpha_start, beta, best, best_move);
+        best
+    }
+
+    /// The moves of `p` with their flips and ordering keys: the table's move first, then
+    /// fastest-first (fewest replies for the opponent, corners counted twice), then fewer
+    /// potential replies, more stable corner discs and better squares.
+    fn order_moves(&self, p: u64, o: u64, moves: u64, empties: u32, table_move: u8) -> MoveList {
+        let _ = empties;
+        let mut list = MoveList { moves: [Candidate::default(); MAX_MOVES], len: 0 };
+        let mut rest = moves;
+        while rest != 0 {
+            let square = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let flipped = movegen::flips(p, o, square);
+            let key = if square as u8 == table_move {
+                i32::MAX
+            } else {
+                let (np, no) = (o ^ flipped, p ^ flipped ^ (1 << square));
+                let empty = !(np | no);
+                let replies = movegen::moves(np, no);
+                let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                let potential = (movegen::neighbours(no) & empty).count_ones() as i32;
+                let corners = corner_stability(no) as i32;
+                -mobility * (1 << 15) + corners * (1 << 11) - potential * (1 << 5)
+                    + SQUARE_VALUE[square]
+            };
+            list.moves[list.len] = Candidate { flipped, square: square as u8, key };
+            list.len += 1;
+        }
+        list
+    }
+}

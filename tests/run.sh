@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Every test of Outflank: formatting, lints, and the tests of the whole workspace.
+# Installs what it needs when missing, so it passes on a fresh machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "cargo is required: install Rust from your package manager or rustup" >&2
+  exit 1
+fi
+for component in rustfmt clippy; do
+  if ! cargo "${component/rustfmt/fmt}" --version >/dev/null 2>&1; then
+    step "installing $component"
+    rustup component add "$component"
+  fi
+done
+
+step "formatting"
+cargo fmt --all -- --check
+
+step "lints"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "tests"
+cargo test --workspace --locked
+
+echo
+echo "all tests passed"
