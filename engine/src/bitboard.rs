@@ -114,7 +114,7 @@ impl Not for Bitboard {
     }
 }
 
-/// Lists the squares, e.g. `Bitboard[c4, d3]`.
+/// Lists the squares, e.g. `Bitboard[C4, D3]`.
 impl fmt::Debug for Bitboard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Bitboard")?;

@@ -126,11 +126,6 @@ impl Board {
         Board { player, opponent, side }
     }
 
-    /// A position from raw mover/opponent bitboards, for search. The two must not overlap.
-    pub(crate) const fn from_raw(player: u64, opponent: u64, side: Color) -> Board {
-        Board { player, opponent, side }
-    }
-
     /// The side to move.
     pub const fn side_to_move(&self) -> Color {
         self.side
@@ -256,10 +251,9 @@ impl Board {
         }
     }
 
-    /// Plays on `square`, which must be legal; only the flips are computed.
-    ///
-    /// # Panics
-    /// Never; but an illegal square gives a meaningless position. Legality is the caller's job.
+    /// Plays on `square` without checking that it is legal (for search and tools that already
+    /// know). On an illegal square the result is a meaningless position: legality is the
+    /// caller's job.
     pub fn play_unchecked(&self, square: Square) -> Board {
         self.place(square, movegen::flips(self.player, self.opponent, square.index()))
     }

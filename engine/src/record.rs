@@ -38,8 +38,12 @@ const COORDINATES: &str = "Coordinates: files a to h left to right, ranks 1 to 8
 const START: &str = "Start: White on d4 and e5, Black on d5 and e4, Black moves first";
 const UNFINISHED: &str = "unfinished";
 
+/// How the first line of a text read as a full record (not a bare move list) may begin:
+/// a record that lost its header line is then reported as such.
+const RECORD_STARTS: [&str; 3] = ["Reversi", "Coordinates:", "Start:"];
+
 /// Longest excerpt of the input quoted in an error, in characters.
-const EXCERPT: usize = 40;
+const EXCERPT: usize = 80;
 
 /// A game from the standard start, written and read as text.
 ///
@@ -191,7 +195,9 @@ impl FromStr for Record {
         let first = text.lines().map(str::trim).find(|line| !line.is_empty());
         match first {
             None => Err(ParseRecordError::Empty),
-            Some(line) if line.starts_with("Reversi game record") => parse_full(text),
+            Some(line) if RECORD_STARTS.iter().any(|start| line.starts_with(start)) => {
+                parse_full(text)
+            }
             Some(_) => parse_bare(text),
         }
     }
@@ -202,12 +208,7 @@ fn parse_bare(text: &str) -> Result<Record, ParseRecordError> {
     let text = text.trim_start();
     let text = text.strip_prefix("Moves:").unwrap_or(text);
     let mut replay = Replay::new(Board::start());
-    let mut any = false;
-    for token in Tokens::new(text) {
-        play_token(&mut replay, token)?;
-        any = true;
-    }
-    if !any {
+    if play_list(&mut replay, text)? == 0 {
         return Err(ParseRecordError::Empty);
     }
     Ok(Record { game: replay.into_game() })
@@ -230,15 +231,18 @@ fn parse_full(text: &str) -> Result<Record, ParseRecordError> {
         None => Err(ParseRecordError::Missing { expected }),
     };
     expect_line("the line \"Reversi game record, format 1\"", &|line| line == HEADER)?;
-    expect_line("the line \"Coordinates: files a to h …\"", &|line| line == COORDINATES)?;
+    let coordinates =
+        "the line \"Coordinates: files a to h left to right, ranks 1 to 8 top to bottom\"";
+    expect_line(coordinates, &|line| line == COORDINATES)?;
     let start = expect_line("a line starting \"Start:\"", &|line| line.starts_with("Start:"))?;
     if start != START {
         return Err(ParseRecordError::Start(excerpt(start, EXCERPT)));
     }
     let moves = expect_line("a line starting \"Moves:\"", &|line| line.starts_with("Moves:"))?;
 
+    // Moves are played line by line as they come, so a long text is never held in pieces.
     let mut replay = Replay::new(Board::start());
-    let mut move_lines = vec![&moves["Moves:".len()..]];
+    play_list(&mut replay, moves.strip_prefix("Moves:").unwrap_or(moves))?;
     let mut written_result = None;
     for (number, line) in lines {
         if written_result.is_some() {
@@ -248,12 +252,9 @@ fn parse_full(text: &str) -> Result<Record, ParseRecordError> {
         }
         match line.strip_prefix("Result:") {
             Some(result) => written_result = Some(result),
-            None => move_lines.push(line),
-        }
-    }
-    for line in move_lines {
-        for token in Tokens::new(line) {
-            play_token(&mut replay, token)?;
+            None => {
+                play_list(&mut replay, line)?;
+            }
         }
     }
     let game = replay.into_game();
@@ -266,6 +267,16 @@ fn parse_full(text: &str) -> Result<Record, ParseRecordError> {
         }
     }
     Ok(Record { game })
+}
+
+/// Plays the moves of `text`; returns how many were listed.
+fn play_list(replay: &mut Replay, text: &str) -> Result<usize, ParseRecordError> {
+    let mut listed = 0;
+    for token in Tokens::new(text) {
+        play_token(replay, token)?;
+        listed += 1;
+    }
+    Ok(listed)
 }
 
 /// Plays one token of a move list, or says why it cannot be played.

@@ -87,7 +87,11 @@ fn positions(choices: &[Index]) -> Vec<Board> {
             break;
         }
         let moves: Vec<Square> = board.legal_moves().into_iter().collect();
-        let mv = if moves.is_empty() { Move::Pass } else { Move::Place(moves[choice.index(moves.len())]) };
+        let mv = if moves.is_empty() {
+            Move::Pass
+        } else {
+            Move::Place(moves[choice.index(moves.len())])
+        };
         board = board.play(mv).expect("the move was chosen among the legal ones");
         seen.push(board);
     }
@@ -112,6 +116,21 @@ fn random_game() -> impl Strategy<Value = Vec<Index>> {
 fn the_reference_finds_the_four_opening_moves() {
     let expected = Bitboard::from_iter([Square::C4, Square::D3, Square::E6, Square::F5]);
     assert_eq!(Bitboard(reference_legal_moves(&Board::start())), expected);
+}
+
+#[test]
+fn the_generator_and_the_reference_agree_where_black_must_pass() {
+    // The position of the rules after d3 c3 b3 b2 f5 a3 a1 c1: Black has no move.
+    let mut board = Board::start();
+    for name in ["d3", "c3", "b3", "b2", "f5", "a3", "a1", "c1"] {
+        board = board.play(Move::Place(name.parse().unwrap())).unwrap();
+    }
+    assert_eq!(reference_legal_moves(&board), 0);
+    assert_eq!(board.legal_moves(), Bitboard::EMPTY);
+    let white = board.play(Move::Pass).unwrap();
+    let expected = Bitboard::from_iter([Square::E3, Square::F6]);
+    assert_eq!(Bitboard(reference_legal_moves(&white)), expected);
+    assert_eq!(white.legal_moves(), expected);
 }
 
 proptest! {

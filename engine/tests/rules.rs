@@ -129,8 +129,7 @@ fn an_empty_square_breaks_a_line() {
 #[test]
 fn a_line_that_runs_to_the_edge_without_an_own_disc_flips_nothing() {
     // Row 1 and the diagonal are White to the edge; column a is closed by a3.
-    let board =
-        position("a3", "b1 c1 d1 e1 f1 g1 h1 b2 c3 d4 e5 f6 g7 h8 a2", Color::Black);
+    let board = position("a3", "b1 c1 d1 e1 f1 g1 h1 b2 c3 d4 e5 f6 g7 h8 a2", Color::Black);
     assert_eq!(board.flips(square("a1")), squares("a2"));
 }
 
@@ -194,11 +193,10 @@ fn an_explicit_pass_is_accepted_when_the_side_to_move_has_no_move() {
     let mut game = game("d3 c3 b3 b2 f5 a3 a1 c1");
     assert_eq!(game.undo(), Some(Move::Pass));
     let outcome = game.play(Move::Pass).unwrap();
-    assert_eq!(outcome, outflank_engine::Outcome {
-        flipped: Bitboard::EMPTY,
-        forced_pass: None,
-        result: None
-    });
+    assert_eq!(
+        outcome,
+        outflank_engine::Outcome { flipped: Bitboard::EMPTY, forced_pass: None, result: None }
+    );
     assert_eq!(game.side_to_move(), Color::White);
     assert_eq!(game.plies().len(), 9);
 }
