@@ -17,6 +17,11 @@ for component in rustfmt clippy; do
   fi
 done
 
+step "services"
+# PostgreSQL and Redis for the store and queue tests: started or installed when missing.
+# shellcheck source=tests/services.sh
+. tests/services.sh
+
 step "formatting"
 cargo fmt --all -- --check
 

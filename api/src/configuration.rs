@@ -1,17 +1,93 @@
 //! Settings read from the environment, with defaults that make a bare `cargo run` work.
+//!
+//! | variable | default |
+//! |---|---|
+//! | `OUTFLANK_ADDR` | `127.0.0.1:8080` |
+//! | `OUTFLANK_PUBLIC_URL` | unset: any loopback origin on the listening port is accepted |
+//! | `DATABASE_URL` | `sqlite://<OUTFLANK_DATA_DIR>/outflank.sqlite` |
+//! | `OUTFLANK_DATA_DIR` | `data` |
+//! | `REDIS_URL` | unset: in-process queues |
+//! | `OUTFLANK_SESSION_SECRET` | unset: generated once and kept in the database |
+//! | `OUTFLANK_MOVE_TIME_MS` | `30000` |
 
+use std::fmt;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 
 use thiserror::Error;
 
 /// Where the server listens unless `OUTFLANK_ADDR` says otherwise.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
+/// Time for each move in clocked games (SPEC: 30 s).
+pub const DEFAULT_MOVE_TIME_MS: u64 = 30_000;
+
+/// A value that must not appear in logs: `Debug` prints `[redacted]`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Secret {
+        Secret(value.into())
+    }
+
+    /// The secret itself, for the one place that needs it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[redacted]")
+    }
+}
+
+/// The public address of the site, e.g. `https://outflank.example`: used in links and as the
+/// only origin allowed to change state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PublicUrl {
+    /// Scheme, host and port, without a trailing slash: what browsers send as `Origin`.
+    origin: String,
+}
+
+impl PublicUrl {
+    /// Parses an `http://` or `https://` URL; a path after the host is not allowed.
+    pub fn parse(text: &str) -> Option<PublicUrl> {
+        let text = text.trim().trim_end_matches('/');
+        let rest = text.strip_prefix("https://").or_else(|| text.strip_prefix("http://"))?;
+        let valid = !rest.is_empty()
+            && rest
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'));
+        valid.then(|| PublicUrl { origin: text.to_ascii_lowercase() })
+    }
+
+    /// The origin, e.g. `https://outflank.example`.
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    /// Whether cookies must be marked `Secure`.
+    pub fn is_https(&self) -> bool {
+        self.origin.starts_with("https://")
+    }
+}
 
 /// The server's settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// `OUTFLANK_ADDR`: the socket address to listen on; port 0 picks a free port.
     pub address: SocketAddr,
+    /// `OUTFLANK_PUBLIC_URL`: the site's public address, if set.
+    pub public_url: Option<PublicUrl>,
+    /// `DATABASE_URL`: `postgres://…` or `sqlite://…`.
+    pub database_url: Secret,
+    /// `REDIS_URL`: shared queues and pub/sub; `None` keeps everything in this process.
+    pub redis_url: Option<Secret>,
+    /// `OUTFLANK_SESSION_SECRET`: the key that signs session cookies, if given.
+    pub session_secret: Option<Secret>,
+    /// `OUTFLANK_MOVE_TIME_MS`: time for each move in clocked games.
+    pub move_time_ms: u64,
 }
 
 /// A setting that could not be used; names the variable.
@@ -27,7 +103,7 @@ impl Settings {
     /// # Errors
     /// [`ConfigError::Invalid`] naming the first variable that cannot be used.
     pub fn from_env() -> Result<Settings, ConfigError> {
-        Settings::from_lookup(|name| std::env::var(name).ok())
+        Settings::from_lookup(|name| std::env::var(name).ok().filter(|v| !v.trim().is_empty()))
     }
 
     /// Reads the settings through `lookup`, so tests need not touch the process environment.
@@ -35,32 +111,155 @@ impl Settings {
     /// # Errors
     /// [`ConfigError::Invalid`] naming the first variable that cannot be used.
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Settings, ConfigError> {
+        let invalid =
+            |variable, value: String, expected| ConfigError::Invalid { variable, value, expected };
+
         let value = lookup("OUTFLANK_ADDR").unwrap_or_else(|| DEFAULT_ADDR.to_owned());
-        let address = value.parse().map_err(|_| ConfigError::Invalid {
-            variable: "OUTFLANK_ADDR",
-            value,
-            expected: "socket address such as 127.0.0.1:8080",
+        let address = value.parse().map_err(|_| {
+            invalid("OUTFLANK_ADDR", value, "socket address such as 127.0.0.1:8080")
         })?;
-        Ok(Settings { address })
+
+        let public_url = match lookup("OUTFLANK_PUBLIC_URL") {
+            None => None,
+            Some(value) => Some(PublicUrl::parse(&value).ok_or_else(|| {
+                invalid("OUTFLANK_PUBLIC_URL", value, "URL such as https://outflank.example")
+            })?),
+        };
+
+        let database_url = match lookup("DATABASE_URL") {
+            Some(value) if is_database_url(&value) => value,
+            Some(value) => {
+                return Err(invalid("DATABASE_URL", value, "postgres:// or sqlite:// URL"));
+            }
+            None => {
+                let dir =
+                    PathBuf::from(lookup("OUTFLANK_DATA_DIR").unwrap_or_else(|| "data".into()));
+                format!("sqlite://{}?mode=rwc", dir.join("outflank.sqlite").display())
+            }
+        };
+
+        let redis_url = match lookup("REDIS_URL") {
+            None => None,
+            Some(value) if value.starts_with("redis://") || value.starts_with("rediss://") => {
+                Some(Secret(value))
+            }
+            Some(value) => return Err(invalid("REDIS_URL", value, "redis:// URL")),
+        };
+
+        let session_secret = match lookup("OUTFLANK_SESSION_SECRET") {
+            None => None,
+            Some(value) if value.len() >= 32 => Some(Secret(value)),
+            Some(_) => {
+                return Err(invalid(
+                    "OUTFLANK_SESSION_SECRET",
+                    "[redacted]".into(),
+                    "secret of at least 32 characters",
+                ));
+            }
+        };
+
+        let move_time_ms = match lookup("OUTFLANK_MOVE_TIME_MS") {
+            None => DEFAULT_MOVE_TIME_MS,
+            Some(value) => {
+                value.parse().ok().filter(|ms| (100..=3_600_000).contains(ms)).ok_or_else(|| {
+                    invalid(
+                        "OUTFLANK_MOVE_TIME_MS",
+                        value,
+                        "number of milliseconds from 100 to 3600000",
+                    )
+                })?
+            }
+        };
+
+        Ok(Settings {
+            address,
+            public_url,
+            database_url: Secret(database_url),
+            redis_url,
+            session_secret,
+            move_time_ms,
+        })
     }
+}
+
+impl Settings {
+    /// The move time as the signed milliseconds live games compute with.
+    pub fn move_time_ms_i64(&self) -> i64 {
+        i64::try_from(self.move_time_ms).unwrap_or(i64::MAX)
+    }
+}
+
+fn is_database_url(value: &str) -> bool {
+    ["postgres://", "postgresql://", "sqlite:"].iter().any(|prefix| value.starts_with(prefix))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn settings(vars: &[(&str, &str)]) -> Result<Settings, ConfigError> {
+        Settings::from_lookup(|name| {
+            vars.iter().find(|(key, _)| *key == name).map(|(_, value)| (*value).to_owned())
+        })
+    }
+
     #[test]
-    fn nothing_set_listens_on_localhost_8080() {
-        let settings = Settings::from_lookup(|_| None).unwrap();
+    fn nothing_set_gives_the_embedded_defaults() {
+        let settings = settings(&[]).unwrap();
         assert_eq!(settings.address, "127.0.0.1:8080".parse().unwrap());
+        assert_eq!(settings.public_url, None);
+        assert_eq!(settings.database_url.expose(), "sqlite://data/outflank.sqlite?mode=rwc");
+        assert_eq!(settings.redis_url, None);
+        assert_eq!(settings.session_secret, None);
+        assert_eq!(settings.move_time_ms, 30_000);
     }
 
     #[test]
     fn a_bad_address_names_the_variable() {
-        let error = Settings::from_lookup(|_| Some("localhost".into())).unwrap_err();
+        let error = settings(&[("OUTFLANK_ADDR", "localhost")]).unwrap_err();
         assert_eq!(
             error.to_string(),
             "OUTFLANK_ADDR=\"localhost\" is not a valid socket address such as 127.0.0.1:8080"
         );
+    }
+
+    #[test]
+    fn a_bad_database_url_names_the_variable() {
+        let error = settings(&[("DATABASE_URL", "mysql://x")]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "DATABASE_URL=\"mysql://x\" is not a valid postgres:// or sqlite:// URL"
+        );
+    }
+
+    #[test]
+    fn a_short_session_secret_is_refused_without_printing_it() {
+        let error = settings(&[("OUTFLANK_SESSION_SECRET", "hunter2")]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "OUTFLANK_SESSION_SECRET=\"[redacted]\" is not a valid secret of at least 32 characters"
+        );
+    }
+
+    #[test]
+    fn move_time_must_be_a_sane_number() {
+        assert_eq!(settings(&[("OUTFLANK_MOVE_TIME_MS", "1500")]).unwrap().move_time_ms, 1500);
+        assert!(settings(&[("OUTFLANK_MOVE_TIME_MS", "0")]).is_err());
+        assert!(settings(&[("OUTFLANK_MOVE_TIME_MS", "soon")]).is_err());
+    }
+
+    #[test]
+    fn public_url_gives_the_origin_and_https() {
+        let url = PublicUrl::parse("https://Outflank.example/").unwrap();
+        assert_eq!(url.origin(), "https://outflank.example");
+        assert!(url.is_https());
+        assert_eq!(PublicUrl::parse("ftp://x"), None);
+        assert_eq!(PublicUrl::parse("https://x/path"), None);
+    }
+
+    #[test]
+    fn secrets_are_redacted_in_debug_output() {
+        let settings = settings(&[("DATABASE_URL", "postgres://u:pw@h/db")]).unwrap();
+        assert!(!format!("{settings:?}").contains("pw"));
     }
 }

@@ -1,6 +1,12 @@
 //! Outflank's server: configuration, HTTP routes and the pages of the web client.
 
 pub mod configuration;
+pub mod domain;
+pub mod live;
 pub mod routes;
+pub mod service;
+pub mod session;
 pub mod startup;
+pub mod storage;
 pub mod telemetry;
+pub mod ws;

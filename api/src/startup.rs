@@ -1,17 +1,64 @@
-//! Building and running the HTTP server.
+//! Building and running the server: storage, session keys, then the HTTP listener.
 
 use std::net::{SocketAddr, TcpListener};
 
-use actix_web::dev::Server;
-use actix_web::{App, HttpServer, middleware};
+use actix_web::dev::{Server, ServerHandle};
+use actix_web::{App, HttpServer, middleware, web};
+use thiserror::Error;
 
 use crate::configuration::Settings;
+use crate::live::Timing;
 use crate::routes;
+use crate::routes::origin::{AllowedOrigins, check_origin};
+use crate::service::{GameHub, SearchPool, ServiceError};
+use crate::session::{BadSecret, SessionKeys};
+use crate::storage::{DbError, Store};
+
+/// Settings key of the generated session secret.
+const SESSION_SECRET_KEY: &str = "session_secret";
+
+/// Why the server could not start.
+#[derive(Debug, Error)]
+pub enum StartupError {
+    #[error("cannot listen on {address}: {source}")]
+    Bind { address: SocketAddr, source: std::io::Error },
+    #[error("cannot open the database: {0}")]
+    Store(#[from] DbError),
+    #[error(transparent)]
+    Secret(#[from] BadSecret),
+    #[error("cannot restore live games: {0}")]
+    Restore(#[from] ServiceError),
+}
 
 /// A bound, not yet running server. Binding first lets port 0 work and report the real port.
 pub struct Application {
     address: SocketAddr,
     server: Server,
+    store: Store,
+    hub: GameHub,
+}
+
+/// Stops a running server gracefully: players are told, game tasks end (everything they
+/// acknowledged is already stored), then the listener closes.
+#[derive(Clone)]
+pub struct Stopper {
+    hub: GameHub,
+    handle: ServerHandle,
+}
+
+impl std::fmt::Debug for Stopper {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stopper").finish_non_exhaustive()
+    }
+}
+
+impl Stopper {
+    pub async fn stop(&self) {
+        self.hub.shutdown();
+        // Give sockets a moment to pass the notice on before the workers stop.
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        self.handle.stop(true).await;
+    }
 }
 
 impl std::fmt::Debug for Application {
@@ -21,19 +68,50 @@ impl std::fmt::Debug for Application {
 }
 
 impl Application {
-    /// Binds the listener and prepares the server.
+    /// Opens the store (running migrations), loads the session secret, and binds the listener.
     ///
     /// # Errors
-    /// The address cannot be bound.
-    pub fn build(settings: &Settings) -> std::io::Result<Application> {
-        let listener = TcpListener::bind(settings.address)?;
-        let address = listener.local_addr()?;
-        let server = HttpServer::new(|| {
-            App::new().wrap(middleware::Logger::new("%r %s %Dms")).configure(routes::configure)
+    /// A [`StartupError`] saying which step failed.
+    pub async fn build(settings: &Settings) -> Result<Application, StartupError> {
+        let store = Store::connect(settings.database_url.expose()).await?;
+        let secret = match &settings.session_secret {
+            Some(secret) => secret.expose().to_owned(),
+            None => store.setting_or_insert(SESSION_SECRET_KEY, &random_secret()).await?,
+        };
+        let secure = settings.public_url.as_ref().is_some_and(|url| url.is_https());
+        let keys = web::Data::new(SessionKeys::new(secret.as_bytes(), secure)?);
+
+        let bind_error = |source| StartupError::Bind { address: settings.address, source };
+        let listener = TcpListener::bind(settings.address).map_err(bind_error)?;
+        let address = listener.local_addr().map_err(bind_error)?;
+        let origins =
+            web::Data::new(AllowedOrigins::new(settings.public_url.clone(), address.port()));
+        let store_data = web::Data::new(store.clone());
+        let public_url = web::Data::new(settings.public_url.clone());
+        let timing = Timing { move_time_ms: settings.move_time_ms_i64(), ..Timing::default() };
+        let hub = GameHub::new(store.clone(), SearchPool::for_this_machine(), timing);
+        let restored = hub.restore_live_games().await?;
+        tracing::info!(restored, "live games restored");
+        let hub_data = web::Data::new(hub.clone());
+
+        let server = HttpServer::new(move || {
+            App::new()
+                .app_data(store_data.clone())
+                .app_data(hub_data.clone())
+                .app_data(public_url.clone())
+                .app_data(keys.clone())
+                .app_data(origins.clone())
+                .app_data(routes::error::json_config())
+                .wrap(middleware::from_fn(check_origin))
+                .wrap(middleware::Logger::new("%r %s %Dms"))
+                .configure(routes::configure)
         })
-        .listen(listener)?
+        .disable_signals()
+        .shutdown_timeout(5)
+        .listen(listener)
+        .map_err(bind_error)?
         .run();
-        Ok(Application { address, server })
+        Ok(Application { address, server, store, hub })
     }
 
     /// The address actually bound.
@@ -41,11 +119,51 @@ impl Application {
         self.address
     }
 
-    /// Serves until SIGINT/SIGTERM, then stops accepting and finishes open requests.
+    /// What stops this server gracefully.
+    pub fn stopper(&self) -> Stopper {
+        Stopper { hub: self.hub.clone(), handle: self.server.handle() }
+    }
+
+    /// Serves until SIGINT/SIGTERM (or [`Stopper::stop`]), then tells connected players, stops
+    /// accepting, finishes open requests and closes the store.
     ///
     /// # Errors
     /// The server fails while running.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        self.server.await
+        let stopper = self.stopper();
+        actix_web::rt::spawn(async move {
+            shutdown_signal().await;
+            tracing::info!("shutting down");
+            stopper.stop().await;
+        });
+        let outcome = self.server.await;
+        self.store.close().await;
+        outcome
     }
+}
+
+/// Resolves on SIGINT or SIGTERM.
+async fn shutdown_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut terminate =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(signal) => signal,
+                Err(_) => return std::future::pending().await,
+            };
+        tokio::select! {
+            _ = interrupt => {}
+            _ = terminate.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = interrupt.await;
+}
+
+/// 256 random bits as hex: the session secret of a server that was given none.
+fn random_secret() -> String {
+    use rand::Rng;
+    let bytes: [u8; 32] = rand::rng().random();
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

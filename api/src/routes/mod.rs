@@ -1,12 +1,22 @@
 //! HTTP routes, one module per resource.
 
+pub mod error;
+mod games;
 mod health;
+pub mod origin;
 mod pages;
+mod rooms;
+pub mod session;
+mod ws;
 
 use actix_web::web::ServiceConfig;
 
-/// Registers every route.
+/// Registers every route; the pages' catch-all comes last.
 pub fn configure(config: &mut ServiceConfig) {
     health::configure(config);
+    session::configure(config);
+    games::configure(config);
+    rooms::configure(config);
+    ws::configure(config);
     pages::configure(config);
 }

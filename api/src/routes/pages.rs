@@ -13,6 +13,11 @@ struct Asset {
 
 const ASSETS: &[Asset] = &[
     Asset {
+        path: "/api/openapi.json",
+        content_type: "application/json",
+        body: include_str!("../../../docs/openapi.json"),
+    },
+    Asset {
         path: "/",
         content_type: "text/html; charset=utf-8",
         body: include_str!("../../../web/index.html"),

@@ -1,0 +1,311 @@
+//! The server's vocabulary: identifiers, modes and results, parsed once at the edge.
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+/// Milliseconds since the Unix epoch. All stored and computed times use it, so a fake clock in
+/// tests is just a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Timestamp(pub i64);
+
+impl Timestamp {
+    /// The current wall-clock time.
+    pub fn now() -> Timestamp {
+        let since_epoch =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        Timestamp(i64::try_from(since_epoch.as_millis()).unwrap_or(i64::MAX))
+    }
+
+    /// This time plus `millis` milliseconds.
+    pub const fn plus(self, millis: i64) -> Timestamp {
+        Timestamp(self.0.saturating_add(millis))
+    }
+
+    /// Milliseconds from `earlier` to `self` (negative if `earlier` is later).
+    pub const fn since(self, earlier: Timestamp) -> i64 {
+        self.0.saturating_sub(earlier.0)
+    }
+}
+
+/// Text that is not a valid identifier or name of the kind asked for.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{text:?} is not a valid {kind}")]
+pub struct ParseIdError {
+    pub kind: &'static str,
+    pub text: String,
+}
+
+/// Letters used in generated identifiers: no look-alikes (0/O, 1/l/I).
+const ID_ALPHABET: &[u8] = b"23456789abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ";
+
+/// A random identifier of `len` letters from [`ID_ALPHABET`].
+fn random_id(len: usize) -> String {
+    use rand::Rng;
+    let mut rng = rand::rng();
+    (0..len).map(|_| ID_ALPHABET[rng.random_range(0..ID_ALPHABET.len())] as char).collect()
+}
+
+fn is_id(text: &str, len: usize) -> bool {
+    text.len() == len && text.bytes().all(|b| ID_ALPHABET.contains(&b))
+}
+
+macro_rules! identifier {
+    ($(#[$doc:meta])* $name:ident, $kind:literal, $len:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(String);
+
+        impl $name {
+            /// Length in letters.
+            pub const LEN: usize = $len;
+
+            /// A new random identifier.
+            pub fn generate() -> $name {
+                $name(random_id($len))
+            }
+
+            /// The identifier as text.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = ParseIdError;
+
+            fn from_str(text: &str) -> Result<$name, ParseIdError> {
+                if is_id(text, $len) {
+                    Ok($name(text.to_owned()))
+                } else {
+                    Err(ParseIdError { kind: $kind, text: text.to_owned() })
+                }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+    };
+}
+
+identifier!(
+    /// A game, as it appears in links (`/game/{id}`).
+    GameId, "game id", 10
+);
+identifier!(
+    /// A player: a guest (the id lives in the session cookie) or, later, an account.
+    PlayerId, "player id", 16
+);
+identifier!(
+    /// A friend room, as it appears in its invitation link (`/join/{code}`).
+    RoomCode, "room code", 8
+);
+
+/// A public nickname: 2–20 characters, letters, digits, spaces, `_`, `-` and `.`, starting and
+/// ending with a letter or digit, no double spaces.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Nickname(String);
+
+/// Why a nickname was refused; the message is shown to the user as it is.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum NicknameError {
+    #[error("a nickname needs at least 2 characters")]
+    TooShort,
+    #[error("a nickname has at most 20 characters")]
+    TooLong,
+    #[error("a nickname may only use letters, digits, spaces, '_', '-' and '.'")]
+    BadCharacter,
+    #[error("a nickname must start and end with a letter or digit")]
+    BadEnds,
+    #[error("a nickname cannot contain two spaces in a row")]
+    DoubleSpace,
+}
+
+impl Nickname {
+    /// Shortest and longest length, in characters.
+    pub const MIN: usize = 2;
+    pub const MAX: usize = 20;
+
+    /// Checks a nickname after trimming surrounding white space.
+    ///
+    /// # Errors
+    /// A [`NicknameError`] saying which rule the text breaks.
+    pub fn parse(text: &str) -> Result<Nickname, NicknameError> {
+        let text = text.trim();
+        let count = text.chars().count();
+        if count < Self::MIN {
+            return Err(NicknameError::TooShort);
+        }
+        if count > Self::MAX {
+            return Err(NicknameError::TooLong);
+        }
+        if !text.chars().all(|c| c.is_alphanumeric() || matches!(c, ' ' | '_' | '-' | '.')) {
+            return Err(NicknameError::BadCharacter);
+        }
+        let ends_ok = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+        if !ends_ok(text.chars().next()) || !ends_ok(text.chars().last()) {
+            return Err(NicknameError::BadEnds);
+        }
+        if text.contains("  ") {
+            return Err(NicknameError::DoubleSpace);
+        }
+        Ok(Nickname(text.to_owned()))
+    }
+
+    /// The nickname as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Nickname {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Declares a closed set of values stored and sent as lower-case text.
+macro_rules! text_enum {
+    ($(#[$doc:meta])* $name:ident, $kind:literal { $($(#[$vdoc:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($(#[$vdoc])* $variant),+
+        }
+
+        impl $name {
+            /// Every value.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The stored and wire form.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text),+
+                }
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = ParseIdError;
+
+            fn from_str(text: &str) -> Result<$name, ParseIdError> {
+                match text {
+                    $($text => Ok($name::$variant),)+
+                    _ => Err(ParseIdError { kind: $kind, text: text.to_owned() }),
+                }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+text_enum!(
+    /// How a game is played (SPEC §2).
+    Mode, "game mode" {
+        /// Against the computer: no clock, undo allowed.
+        Computer = "computer",
+        /// Two people on one device: no clock, undo allowed.
+        SameDevice = "same_device",
+        /// Two people through a friend link: 30-s clock.
+        Friend = "friend",
+        /// Random opponent from the quick queue: 30-s clock, unrated.
+        Quick = "quick",
+        /// Rated game between accounts: 30-s clock.
+        Ranked = "ranked",
+    }
+);
+
+impl Mode {
+    /// Whether moves are timed (every mode between two people at a distance).
+    pub const fn has_clock(self) -> bool {
+        matches!(self, Mode::Friend | Mode::Quick | Mode::Ranked)
+    }
+
+    /// Whether a player may take moves back.
+    pub const fn allows_undo(self) -> bool {
+        matches!(self, Mode::Computer | Mode::SameDevice)
+    }
+}
+
+text_enum!(
+    /// Where a game stands.
+    GameStatus, "game status" {
+        /// Being played.
+        Live = "live",
+        /// Ended with a result.
+        Finished = "finished",
+        /// Ended without a result (a side never made its first move in time).
+        Aborted = "aborted",
+    }
+);
+
+text_enum!(
+    /// Why a game ended.
+    EndReason, "end reason" {
+        /// Neither side could move.
+        Normal = "normal",
+        /// A player resigned.
+        Resignation = "resignation",
+        /// A player ran out of time.
+        Timeout = "timeout",
+        /// Both players agreed to a draw.
+        AgreedDraw = "agreed_draw",
+        /// A side never made its first move; no result.
+        Aborted = "aborted",
+    }
+);
+
+text_enum!(
+    /// Who won a finished game.
+    Winner, "winner" {
+        Black = "black",
+        White = "white",
+        Draw = "draw",
+    }
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_ids_parse_back() {
+        let id = GameId::generate();
+        assert_eq!(id.as_str().parse::<GameId>(), Ok(id.clone()));
+        assert_eq!(id.as_str().len(), GameId::LEN);
+    }
+
+    #[test]
+    fn ids_of_the_wrong_length_or_letters_are_refused() {
+        for text in ["", "abc", "abcdefghij0", "abcdefgh0O", "../etc/pas"] {
+            assert!(text.parse::<GameId>().is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn nicknames_are_trimmed_and_checked() {
+        assert_eq!(Nickname::parse("  Ann  ").map(|n| n.to_string()), Ok("Ann".into()));
+        assert_eq!(Nickname::parse("A"), Err(NicknameError::TooShort));
+        assert_eq!(Nickname::parse(&"a".repeat(21)), Err(NicknameError::TooLong));
+        assert_eq!(Nickname::parse("<script>"), Err(NicknameError::BadCharacter));
+        assert_eq!(Nickname::parse("_ann"), Err(NicknameError::BadEnds));
+        assert_eq!(Nickname::parse("an  n"), Err(NicknameError::DoubleSpace));
+        assert_eq!(Nickname::parse("Zoë 2").map(|n| n.to_string()), Ok("Zoë 2".into()));
+    }
+
+    #[test]
+    fn modes_round_trip_through_text() {
+        for mode in Mode::ALL {
+            assert_eq!(mode.as_str().parse::<Mode>(), Ok(*mode));
+        }
+    }
+}

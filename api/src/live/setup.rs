@@ -1,0 +1,158 @@
+//! Who plays a live game and how it is timed.
+
+use outflank_engine::ai::Level;
+use outflank_engine::{Board, Color, Move};
+
+use crate::domain::{GameId, Mode, Nickname, PlayerId};
+
+use super::Ending;
+
+/// The move time of clocked games: 30 s (SPEC §2).
+pub const DEFAULT_MOVE_TIME_MS: i64 = 30_000;
+/// How long after the clock shows zero a move is still accepted, for network lag.
+pub const DEFAULT_LAG_ALLOWANCE_MS: i64 = 500;
+/// The computer's reply appears no sooner than this after the human's move (SPEC §2).
+pub const DEFAULT_COMPUTER_DELAY_MS: i64 = 300;
+
+/// The time rules of live games, from the server's configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timing {
+    /// Time for each move in clocked modes.
+    pub move_time_ms: i64,
+    /// Grace after the move time before the side to move loses on time.
+    pub lag_allowance_ms: i64,
+    /// Earliest the computer's reply is shown after the move it answers.
+    pub computer_delay_ms: i64,
+}
+
+impl Default for Timing {
+    fn default() -> Timing {
+        Timing {
+            move_time_ms: DEFAULT_MOVE_TIME_MS,
+            lag_allowance_ms: DEFAULT_LAG_ALLOWANCE_MS,
+            computer_delay_ms: DEFAULT_COMPUTER_DELAY_MS,
+        }
+    }
+}
+
+/// A person in a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Human {
+    pub id: PlayerId,
+    pub name: Nickname,
+}
+
+/// Whoever plays one colour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Player {
+    Human(Human),
+    /// The computer at a level; always labelled as the computer.
+    Computer(Level),
+}
+
+impl Player {
+    /// The person, unless this is the computer.
+    pub fn human(&self) -> Option<&Human> {
+        match self {
+            Player::Human(human) => Some(human),
+            Player::Computer(_) => None,
+        }
+    }
+}
+
+/// The players of a game, by mode. Colours are decided by the caller (random where SPEC says
+/// so); [`Setup::rematch`] swaps them deterministically.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Setup {
+    /// A person against the computer; `color` is the person's.
+    Computer { human: Human, color: Color, level: Level },
+    /// One person playing both sides on one device.
+    SameDevice { player: Human },
+    /// Two people through a friend link.
+    Friend { black: Human, white: Human },
+    /// Two people paired by the quick queue.
+    Quick { black: Human, white: Human },
+    /// Two signed-in people in a rated game.
+    Ranked { black: Human, white: Human },
+}
+
+impl Setup {
+    /// The mode this setup plays.
+    pub fn mode(&self) -> Mode {
+        match self {
+            Setup::Computer { .. } => Mode::Computer,
+            Setup::SameDevice { .. } => Mode::SameDevice,
+            Setup::Friend { .. } => Mode::Friend,
+            Setup::Quick { .. } => Mode::Quick,
+            Setup::Ranked { .. } => Mode::Ranked,
+        }
+    }
+
+    /// Who plays `color`.
+    pub fn player(&self, color: Color) -> Player {
+        match self {
+            Setup::Computer { color: human_color, level, .. } if color != *human_color => {
+                Player::Computer(*level)
+            }
+            Setup::Computer { human, .. } | Setup::SameDevice { player: human } => {
+                Player::Human(human.clone())
+            }
+            Setup::Friend { black, white }
+            | Setup::Quick { black, white }
+            | Setup::Ranked { black, white } => match color {
+                Color::Black => Player::Human(black.clone()),
+                Color::White => Player::Human(white.clone()),
+            },
+        }
+    }
+
+    /// The person playing `color`, unless it is the computer.
+    pub fn human(&self, color: Color) -> Option<&Human> {
+        match self {
+            Setup::Computer { human, color: human_color, .. } => {
+                (color == *human_color).then_some(human)
+            }
+            Setup::SameDevice { player } => Some(player),
+            Setup::Friend { black, white }
+            | Setup::Quick { black, white }
+            | Setup::Ranked { black, white } => match color {
+                Color::Black => Some(black),
+                Color::White => Some(white),
+            },
+        }
+    }
+
+    /// The computer's colour and level, in a game against the computer.
+    pub fn computer(&self) -> Option<(Color, Level)> {
+        match self {
+            Setup::Computer { color, level, .. } => Some((color.opposite(), *level)),
+            _ => None,
+        }
+    }
+
+    /// The same players with colours swapped, for a rematch.
+    pub fn rematch(&self) -> Setup {
+        match self.clone() {
+            Setup::Computer { human, color, level } => {
+                Setup::Computer { human, color: color.opposite(), level }
+            }
+            Setup::SameDevice { player } => Setup::SameDevice { player },
+            Setup::Friend { black, white } => Setup::Friend { black: white, white: black },
+            Setup::Quick { black, white } => Setup::Quick { black: white, white: black },
+            Setup::Ranked { black, white } => Setup::Ranked { black: white, white: black },
+        }
+    }
+}
+
+/// A game as the store keeps it, for [`GameState::restore`](super::GameState::restore).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stored {
+    pub id: GameId,
+    pub setup: Setup,
+    /// The position the game started from (normally [`Board::start`]).
+    pub start: Board,
+    /// Every ply, passes included, oldest first.
+    pub plies: Vec<Move>,
+    /// How the game ended, if it did.
+    pub ending: Option<Ending>,
+}

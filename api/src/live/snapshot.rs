@@ -1,0 +1,31 @@
+//! Everything a client needs to draw a game from scratch.
+
+use outflank_engine::Color;
+
+use crate::domain::{GameId, GameStatus, Mode};
+
+use super::{Clocks, Ending, LastMove, Player, Ply, Position, RematchView};
+
+/// A live game as it stands, for a client that (re)connects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    pub game_id: GameId,
+    pub mode: Mode,
+    /// The version of the last public event; later events have higher versions.
+    pub version: u64,
+    pub status: GameStatus,
+    pub black: Player,
+    pub white: Player,
+    pub position: Position,
+    /// Both clocks, in clocked modes.
+    pub clocks: Option<Clocks>,
+    /// The time for each move, in clocked modes.
+    pub move_time_ms: Option<i64>,
+    pub last_move: Option<LastMove>,
+    /// Every ply, passes included.
+    pub moves: Vec<Ply>,
+    /// The side whose draw offer awaits an answer.
+    pub draw_offer: Option<Color>,
+    pub rematch: RematchView,
+    pub ending: Option<Ending>,
+}

@@ -1,0 +1,241 @@
+//! Games over HTTP: start one (computer, same device), read it, its text record, and import.
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{ContentDisposition, DispositionParam, DispositionType};
+use actix_web::web::{self, ServiceConfig};
+use actix_web::{HttpResponse, ResponseError};
+use outflank_engine::ai::Level;
+use outflank_engine::record::Record;
+use outflank_engine::{Color, Game, ParseRecordError};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use thiserror::Error;
+
+use crate::domain::GameId;
+use crate::live::{Human, Setup};
+use crate::routes::error::error_response;
+use crate::service::{GameHub, ServiceError};
+use crate::session::Session;
+use crate::storage::{DbError, GameRecord, Store};
+
+pub fn configure(config: &mut ServiceConfig) {
+    config
+        .route("/api/games", web::post().to(create))
+        .route("/api/games/import", web::post().to(import))
+        .route("/api/games/{id}", web::get().to(show))
+        .route("/api/games/{id}/record", web::get().to(record));
+}
+
+/// Errors of the game routes.
+#[derive(Debug, Error)]
+pub enum GameRouteError {
+    #[error("there is no such game")]
+    NotFound,
+    #[error("{0}")]
+    BadRequest(String),
+    #[error(transparent)]
+    Record(#[from] ParseRecordError),
+    #[error(
+        "this game cannot be written as a record: it does not start from the standard position"
+    )]
+    NotStandard,
+    #[error("the game is already over; there is nothing to continue")]
+    ImportedGameOver,
+    #[error("the server could not save the game; please try again")]
+    Unavailable(String),
+}
+
+impl From<ServiceError> for GameRouteError {
+    fn from(error: ServiceError) -> GameRouteError {
+        match error {
+            ServiceError::NotFound(_) => GameRouteError::NotFound,
+            other => GameRouteError::Unavailable(other.to_string()),
+        }
+    }
+}
+
+impl From<DbError> for GameRouteError {
+    fn from(error: DbError) -> GameRouteError {
+        match error {
+            DbError::NotFound => GameRouteError::NotFound,
+            other => GameRouteError::Unavailable(other.to_string()),
+        }
+    }
+}
+
+impl ResponseError for GameRouteError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            GameRouteError::NotFound => StatusCode::NOT_FOUND,
+            GameRouteError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            GameRouteError::Record(_) | GameRouteError::ImportedGameOver => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            GameRouteError::NotStandard => StatusCode::CONFLICT,
+            GameRouteError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let code = match self {
+            GameRouteError::NotFound => "game_not_found",
+            GameRouteError::BadRequest(_) => "bad_request",
+            GameRouteError::Record(_) => "bad_record",
+            GameRouteError::NotStandard => "not_standard",
+            GameRouteError::ImportedGameOver => "game_over",
+            GameRouteError::Unavailable(error) => {
+                tracing::error!(%error, "game route failed");
+                "unavailable"
+            }
+        };
+        error_response(self.status_code(), code, self)
+    }
+}
+
+/// The body of `POST /api/games`.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "mode", rename_all = "snake_case")]
+enum NewGame {
+    /// Against the computer: `level` easy/medium/hard, `color` the player's (black/white).
+    Computer { level: String, color: String },
+    /// Two people on one device.
+    SameDevice,
+}
+
+/// What creating a game answers.
+#[derive(Debug, Serialize)]
+struct Created {
+    id: String,
+    url: String,
+    ws: String,
+}
+
+fn created(id: &GameId) -> HttpResponse {
+    HttpResponse::Created().json(Created {
+        id: id.to_string(),
+        url: format!("/game/{id}"),
+        ws: format!("/api/games/{id}/ws"),
+    })
+}
+
+fn parse_level(text: &str) -> Result<Level, GameRouteError> {
+    text.parse().map_err(|error: outflank_engine::ai::ParseLevelError| {
+        GameRouteError::BadRequest(error.to_string())
+    })
+}
+
+fn human(session: &Session) -> Human {
+    Human { id: session.player.clone(), name: session.nickname.clone() }
+}
+
+/// `POST /api/games`: starts a computer or same-device game for the signed-in player.
+async fn create(
+    session: Session,
+    body: web::Json<serde_json::Value>,
+    hub: web::Data<GameHub>,
+) -> Result<HttpResponse, GameRouteError> {
+    let body: NewGame = serde_json::from_value(body.into_inner()).map_err(|error| {
+        GameRouteError::BadRequest(format!(
+            "expected {{\"mode\": \"computer\" | \"same_device\", ...}}: {error}"
+        ))
+    })?;
+    let setup = match body {
+        NewGame::Computer { level, color } => {
+            let color = match color.as_str() {
+                "black" => Color::Black,
+                "white" => Color::White,
+                other => {
+                    return Err(GameRouteError::BadRequest(format!(
+                        "\"{other}\" is not a colour; expected black or white"
+                    )));
+                }
+            };
+            Setup::Computer { human: human(&session), color, level: parse_level(&level)? }
+        }
+        NewGame::SameDevice => Setup::SameDevice { player: human(&session) },
+    };
+    let id = hub.create(setup, Game::default(), None).await?;
+    Ok(created(&id))
+}
+
+/// The body of `POST /api/games/import`.
+#[derive(Debug, Deserialize)]
+struct Import {
+    /// A text record or a bare move list.
+    record: String,
+    /// The computer's level for the continuation.
+    level: String,
+}
+
+/// `POST /api/games/import`: replays a record and continues it against the computer, the
+/// player taking the side to move. Nothing is created when a move is bad.
+async fn import(
+    session: Session,
+    body: web::Json<Import>,
+    hub: web::Data<GameHub>,
+) -> Result<HttpResponse, GameRouteError> {
+    let level = parse_level(&body.level)?;
+    let game = body.record.parse::<Record>()?.into_game();
+    if game.is_over() {
+        return Err(GameRouteError::ImportedGameOver);
+    }
+    let setup = Setup::Computer { human: human(&session), color: game.side_to_move(), level };
+    let id = hub.create(setup, game, None).await?;
+    Ok(created(&id))
+}
+
+fn parse_id(text: &str) -> Result<GameId, GameRouteError> {
+    text.parse().map_err(|_| GameRouteError::NotFound)
+}
+
+/// `GET /api/games/{id}`: players, status, result and every ply.
+async fn show(
+    path: web::Path<String>,
+    store: web::Data<Store>,
+) -> Result<HttpResponse, GameRouteError> {
+    let record = store.load_game(&parse_id(&path)?).await?;
+    Ok(HttpResponse::Ok().json(game_json(&record)))
+}
+
+fn game_json(record: &GameRecord) -> serde_json::Value {
+    let game = &record.game;
+    let seat =
+        |seat: &crate::storage::Seat| json!({ "name": seat.name, "computer": seat.id.is_none() });
+    json!({
+        "id": game.id.to_string(),
+        "mode": game.mode.as_str(),
+        "level": game.level.map(Level::name),
+        "status": game.status.as_str(),
+        "players": { "black": seat(&game.black), "white": seat(&game.white) },
+        "result": game.end_reason.map(|reason| json!({
+            "winner": game.winner.map(|w| w.as_str()),
+            "reason": reason.as_str(),
+            "black": game.black_discs,
+            "white": game.white_discs,
+        })),
+        "start": game.start_position.to_string(),
+        "moves": record.moves.iter().map(|row| row.mv.to_string()).collect::<Vec<_>>(),
+        "created_at": game.created_at.0,
+        "finished_at": game.finished_at.map(|t| t.0),
+        "rated": game.rated,
+        "move_time_ms": game.move_time_ms,
+    })
+}
+
+/// `GET /api/games/{id}/record`: the text record, as a `reversi-game.txt` download.
+async fn record(
+    path: web::Path<String>,
+    store: web::Data<Store>,
+) -> Result<HttpResponse, GameRouteError> {
+    let stored = store.load_game(&parse_id(&path)?).await?;
+    let game = Game::from_moves(stored.game.start_position, stored.moves.iter().map(|row| row.mv))
+        .map_err(|error| GameRouteError::Unavailable(error.to_string()))?;
+    let record = Record::new(game).map_err(|_| GameRouteError::NotStandard)?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/plain; charset=utf-8")
+        .insert_header(ContentDisposition {
+            disposition: DispositionType::Attachment,
+            parameters: vec![DispositionParam::Filename("reversi-game.txt".into())],
+        })
+        .body(record.to_string()))
+}

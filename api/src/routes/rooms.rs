@@ -1,0 +1,193 @@
+//! Friend rooms: `POST /api/rooms` makes an invitation link valid for 24 hours; the friend
+//! joins it and the game starts with random colours. Rematches in the room swap colours.
+
+use actix_web::http::StatusCode;
+use actix_web::web::{self, ServiceConfig};
+use actix_web::{HttpResponse, ResponseError};
+use outflank_engine::Game;
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::configuration::PublicUrl;
+use crate::domain::{Nickname, RoomCode, Timestamp};
+use crate::live::{Human, Setup};
+use crate::routes::error::error_response;
+use crate::service::GameHub;
+use crate::session::Session;
+use crate::storage::{DbError, NewRoom, RoomMember, RoomRow, Store};
+
+/// How long an invitation link works.
+pub const ROOM_LIFETIME_MS: i64 = 24 * 3600 * 1000;
+
+pub fn configure(config: &mut ServiceConfig) {
+    config
+        .route("/api/rooms", web::post().to(create))
+        .route("/api/rooms/{code}", web::get().to(show))
+        .route("/api/rooms/{code}/join", web::post().to(join));
+}
+
+/// Errors of the room routes.
+#[derive(Debug, Error)]
+pub enum RoomRouteError {
+    #[error("there is no such invitation link")]
+    NotFound,
+    #[error("this invitation link has expired; ask your friend for a new one")]
+    Expired,
+    #[error("someone else has already joined this game")]
+    Taken,
+    #[error("this is your own link: send it to a friend")]
+    OwnRoom,
+    #[error("the server could not save the room; please try again")]
+    Unavailable(String),
+}
+
+impl From<DbError> for RoomRouteError {
+    fn from(error: DbError) -> RoomRouteError {
+        match error {
+            DbError::NotFound => RoomRouteError::NotFound,
+            DbError::Conflict => RoomRouteError::Taken,
+            other => RoomRouteError::Unavailable(other.to_string()),
+        }
+    }
+}
+
+impl ResponseError for RoomRouteError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            RoomRouteError::NotFound => StatusCode::NOT_FOUND,
+            RoomRouteError::Expired => StatusCode::GONE,
+            RoomRouteError::Taken | RoomRouteError::OwnRoom => StatusCode::CONFLICT,
+            RoomRouteError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let code = match self {
+            RoomRouteError::NotFound => "room_not_found",
+            RoomRouteError::Expired => "room_expired",
+            RoomRouteError::Taken => "room_taken",
+            RoomRouteError::OwnRoom => "own_room",
+            RoomRouteError::Unavailable(error) => {
+                tracing::error!(%error, "room route failed");
+                "unavailable"
+            }
+        };
+        error_response(self.status_code(), code, self)
+    }
+}
+
+/// A room as the API shows it.
+#[derive(Debug, Serialize)]
+struct RoomView {
+    code: String,
+    /// The invitation link to send to the friend.
+    link: String,
+    host: String,
+    guest: Option<String>,
+    expires_at: i64,
+    /// The game being played in the room, once the friend has joined (then each rematch).
+    game_id: Option<String>,
+    games_played: u32,
+}
+
+fn view(room: &RoomRow, base: &str) -> RoomView {
+    RoomView {
+        code: room.code.to_string(),
+        link: format!("{base}/join/{}", room.code),
+        host: room.host.name.clone(),
+        guest: room.guest.as_ref().map(|guest| guest.name.clone()),
+        expires_at: room.expires_at.0,
+        game_id: room.game_id.as_ref().map(ToString::to_string),
+        games_played: room.games_played,
+    }
+}
+
+/// The base of links: the public URL, or the address the request came to.
+fn base_url(request: &actix_web::HttpRequest) -> String {
+    match request.app_data::<web::Data<Option<PublicUrl>>>().and_then(|url| url.as_ref().as_ref()) {
+        Some(public) => public.origin().to_owned(),
+        None => {
+            let info = request.connection_info();
+            format!("{}://{}", info.scheme(), info.host())
+        }
+    }
+}
+
+fn parse_code(text: &str) -> Result<RoomCode, RoomRouteError> {
+    text.parse().map_err(|_| RoomRouteError::NotFound)
+}
+
+async fn load(store: &Store, code: &RoomCode, now: Timestamp) -> Result<RoomRow, RoomRouteError> {
+    let room = store.room(code).await?;
+    if now >= room.expires_at {
+        return Err(RoomRouteError::Expired);
+    }
+    Ok(room)
+}
+
+/// `POST /api/rooms`: a new invitation link from the signed-in player.
+async fn create(
+    request: actix_web::HttpRequest,
+    session: Session,
+    store: web::Data<Store>,
+) -> Result<HttpResponse, RoomRouteError> {
+    let now = Timestamp::now();
+    let room = NewRoom {
+        code: RoomCode::generate(),
+        host: RoomMember { id: session.player.clone(), name: session.nickname.to_string() },
+        created_at: now,
+        expires_at: now.plus(ROOM_LIFETIME_MS),
+    };
+    store.create_room(&room).await?;
+    let row = store.room(&room.code).await?;
+    Ok(HttpResponse::Created().json(view(&row, &base_url(&request))))
+}
+
+/// `GET /api/rooms/{code}`: the room, so the host sees when the friend has joined.
+async fn show(
+    request: actix_web::HttpRequest,
+    path: web::Path<String>,
+    store: web::Data<Store>,
+) -> Result<HttpResponse, RoomRouteError> {
+    let room = load(&store, &parse_code(&path)?, Timestamp::now()).await?;
+    Ok(HttpResponse::Ok().json(view(&room, &base_url(&request))))
+}
+
+/// `POST /api/rooms/{code}/join`: the friend joins and the first game starts with random
+/// colours. Joining again as the same friend answers the room as it is.
+async fn join(
+    request: actix_web::HttpRequest,
+    path: web::Path<String>,
+    session: Session,
+    store: web::Data<Store>,
+    hub: web::Data<GameHub>,
+) -> Result<HttpResponse, RoomRouteError> {
+    let code = parse_code(&path)?;
+    let room = load(&store, &code, Timestamp::now()).await?;
+    if room.host.id == session.player {
+        return Err(RoomRouteError::OwnRoom);
+    }
+    if let Some(guest) = &room.guest {
+        return if guest.id == session.player {
+            Ok(HttpResponse::Ok().json(view(&room, &base_url(&request))))
+        } else {
+            Err(RoomRouteError::Taken)
+        };
+    }
+    let guest = RoomMember { id: session.player.clone(), name: session.nickname.to_string() };
+    let room = store.join_room(&code, &guest).await?;
+    let host = Human {
+        id: room.host.id.clone(),
+        name: Nickname::parse(&room.host.name)
+            .map_err(|error| RoomRouteError::Unavailable(error.to_string()))?,
+    };
+    let friend = Human { id: session.player.clone(), name: session.nickname.clone() };
+    let (black, white) = if rand::random::<bool>() { (host, friend) } else { (friend, host) };
+    let game_id = hub
+        .create(Setup::Friend { black, white }, Game::default(), Some(&code))
+        .await
+        .map_err(|error| RoomRouteError::Unavailable(error.to_string()))?;
+    store.set_room_game(&code, &game_id).await?;
+    let room = store.room(&code).await?;
+    Ok(HttpResponse::Ok().json(view(&room, &base_url(&request))))
+}

@@ -1,0 +1,111 @@
+//! Guest sessions: `POST /api/session {nickname}`, `GET /api/me`, `DELETE /api/session`.
+
+use std::future::{Ready, ready};
+
+use actix_web::http::StatusCode;
+use actix_web::web::{self, ServiceConfig};
+use actix_web::{FromRequest, HttpRequest, HttpResponse, ResponseError};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::domain::{Nickname, NicknameError, PlayerId, Timestamp};
+use crate::routes::error::error_response;
+use crate::session::{COOKIE_NAME, Session, SessionError, SessionKeys};
+
+pub fn configure(config: &mut ServiceConfig) {
+    config
+        .route("/api/session", web::post().to(create))
+        .route("/api/session", web::delete().to(remove))
+        .route("/api/me", web::get().to(me));
+}
+
+/// Errors of the session routes.
+#[derive(Debug, Error)]
+pub enum SessionRouteError {
+    #[error(transparent)]
+    Nickname(#[from] NicknameError),
+    #[error("you are not signed in: choose a nickname first")]
+    NoSession,
+    #[error("your session has expired: choose a nickname again")]
+    Expired,
+}
+
+impl ResponseError for SessionRouteError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            SessionRouteError::Nickname(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            SessionRouteError::NoSession | SessionRouteError::Expired => StatusCode::UNAUTHORIZED,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let code = match self {
+            SessionRouteError::Nickname(_) => "bad_nickname",
+            SessionRouteError::NoSession => "no_session",
+            SessionRouteError::Expired => "session_expired",
+        };
+        error_response(self.status_code(), code, self)
+    }
+}
+
+/// The body of `POST /api/session`.
+#[derive(Debug, Deserialize)]
+struct NewSession {
+    nickname: String,
+}
+
+/// What `GET /api/me` and `POST /api/session` answer.
+#[derive(Debug, Serialize)]
+struct Me<'a> {
+    id: &'a str,
+    nickname: &'a str,
+}
+
+/// Starts a guest session, or renames the player of the current one (keeping its id, so their
+/// games stay theirs).
+async fn create(
+    request: HttpRequest,
+    body: web::Json<NewSession>,
+    keys: web::Data<SessionKeys>,
+) -> Result<HttpResponse, SessionRouteError> {
+    let nickname = Nickname::parse(&body.nickname)?;
+    let now = Timestamp::now();
+    let player = match current_session(&request, now) {
+        Ok(session) => session.player,
+        Err(_) => PlayerId::generate(),
+    };
+    let session = Session { player, nickname };
+    let me = Me { id: session.player.as_str(), nickname: session.nickname.as_str() };
+    Ok(HttpResponse::Ok().cookie(keys.cookie(&session, now)).json(me))
+}
+
+async fn me(session: Session) -> HttpResponse {
+    HttpResponse::Ok().json(Me { id: session.player.as_str(), nickname: session.nickname.as_str() })
+}
+
+async fn remove(keys: web::Data<SessionKeys>) -> HttpResponse {
+    HttpResponse::NoContent().cookie(keys.removal_cookie()).finish()
+}
+
+/// The session of `request`'s cookie, verified.
+pub fn current_session(
+    request: &HttpRequest,
+    now: Timestamp,
+) -> Result<Session, SessionRouteError> {
+    let keys = request.app_data::<web::Data<SessionKeys>>().ok_or(SessionRouteError::NoSession)?;
+    let cookie = request.cookie(COOKIE_NAME).ok_or(SessionRouteError::NoSession)?;
+    keys.verify(cookie.value(), now).map_err(|error| match error {
+        SessionError::Expired => SessionRouteError::Expired,
+        SessionError::Invalid => SessionRouteError::NoSession,
+    })
+}
+
+/// A handler argument of type `Session` requires a valid session (401 otherwise).
+impl FromRequest for Session {
+    type Error = SessionRouteError;
+    type Future = Ready<Result<Session, SessionRouteError>>;
+
+    fn from_request(request: &HttpRequest, _payload: &mut actix_web::dev::Payload) -> Self::Future {
+        ready(current_session(request, Timestamp::now()))
+    }
+}

@@ -1,0 +1,110 @@
+//! Between live games and their stored rows.
+
+use outflank_engine::{Board, Color, Game};
+
+use crate::domain::{GameId, GameStatus, Mode, Nickname, RoomCode, Timestamp};
+use crate::live::{Ending, Human, Player, Setup, Stored, Timing};
+use crate::storage::{FinishedGame, GameRecord, NewGame, Seat};
+
+/// What the board shows for `player`: the nickname, or the computer clearly labelled.
+pub fn display_name(player: &Player) -> String {
+    match player {
+        Player::Human(human) => human.name.to_string(),
+        Player::Computer(level) => format!("Computer ({})", capitalised(level.name())),
+    }
+}
+
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+fn seat(setup: &Setup, color: Color) -> Seat {
+    let player = setup.player(color);
+    Seat { id: player.human().map(|human| human.id.clone()), name: display_name(&player) }
+}
+
+/// The row of a new game.
+pub fn new_game(
+    id: &GameId,
+    setup: &Setup,
+    start: Board,
+    timing: &Timing,
+    room: Option<&RoomCode>,
+    now: Timestamp,
+) -> NewGame {
+    let clocked = setup.mode().has_clock();
+    NewGame {
+        id: id.clone(),
+        mode: setup.mode(),
+        level: setup.computer().map(|(_, level)| level),
+        black: seat(setup, Color::Black),
+        white: seat(setup, Color::White),
+        start_position: start,
+        move_time_ms: clocked.then_some(timing.move_time_ms),
+        room_code: room.cloned(),
+        rated: setup.mode() == Mode::Ranked,
+        created_at: now,
+        turn_started_at: clocked.then_some(now),
+    }
+}
+
+/// The row written when a game ends.
+pub fn finished(ending: &Ending, game: &Game, now: Timestamp) -> FinishedGame {
+    let counts = game.board().counts();
+    FinishedGame {
+        status: if ending.winner.is_some() { GameStatus::Finished } else { GameStatus::Aborted },
+        winner: ending.winner,
+        end_reason: ending.reason,
+        black_discs: counts.black,
+        white_discs: counts.white,
+        finished_at: now,
+    }
+}
+
+/// Why a stored game cannot be rebuilt.
+#[derive(Debug, thiserror::Error)]
+#[error("stored game {id} cannot be rebuilt: {reason}")]
+pub struct CorruptGame {
+    pub id: GameId,
+    pub reason: String,
+}
+
+/// Rebuilds a live game's setup and plies from its record.
+pub fn stored(record: &GameRecord) -> Result<Stored, CorruptGame> {
+    let game = &record.game;
+    let corrupt = |reason: &str| CorruptGame { id: game.id.clone(), reason: reason.to_owned() };
+    let human = |seat: &Seat| -> Result<Human, CorruptGame> {
+        let id = seat.id.clone().ok_or_else(|| corrupt("a person's seat has no player id"))?;
+        let name =
+            Nickname::parse(&seat.name).map_err(|_| corrupt("a stored name is not a nickname"))?;
+        Ok(Human { id, name })
+    };
+    let setup = match game.mode {
+        Mode::Computer => {
+            let level = game.level.ok_or_else(|| corrupt("a computer game has no level"))?;
+            let (person, color) = match (&game.black.id, &game.white.id) {
+                (Some(_), None) => (&game.black, Color::Black),
+                (None, Some(_)) => (&game.white, Color::White),
+                _ => return Err(corrupt("a computer game needs exactly one person")),
+            };
+            Setup::Computer { human: human(person)?, color, level }
+        }
+        Mode::SameDevice => Setup::SameDevice { player: human(&game.black)? },
+        Mode::Friend => Setup::Friend { black: human(&game.black)?, white: human(&game.white)? },
+        Mode::Quick => Setup::Quick { black: human(&game.black)?, white: human(&game.white)? },
+        Mode::Ranked => Setup::Ranked { black: human(&game.black)?, white: human(&game.white)? },
+    };
+    let ending = match (game.status, game.end_reason) {
+        (GameStatus::Live, _) => None,
+        (_, Some(reason)) => Some(Ending { reason, winner: game.winner }),
+        (_, None) => return Err(corrupt("an ended game has no end reason")),
+    };
+    Ok(Stored {
+        id: game.id.clone(),
+        setup,
+        start: game.start_position,
+        plies: record.moves.iter().map(|row| row.mv).collect(),
+        ending,
+    })
+}

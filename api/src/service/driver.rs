@@ -1,0 +1,223 @@
+//! One task per live game: applies commands, stores their events, then broadcasts them.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use outflank_engine::Move;
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+use crate::domain::{PlayerId, Timestamp};
+use crate::live::{Command, Event, GameState, History, Resume, SearchId, SearchRequest};
+
+use super::convert;
+use super::hub::{
+    Broadcast, CatchUp, GameHandle, GameHub, Inner, ServiceError, Subscription, ply_number,
+};
+
+/// How long a game's task stays up with nothing to do once the game is over (for rematches and
+/// late viewers); a later request starts it again from the store.
+const IDLE_AFTER_END: Duration = Duration::from_secs(600);
+/// Requests waiting for a game's task; senders wait when it is full.
+const REQUEST_QUEUE: usize = 64;
+/// Events buffered per subscriber before it must resubscribe.
+const BROADCAST_BUFFER: usize = 256;
+
+/// A request to a game's task.
+pub(super) enum Request {
+    Command { command: Command, reply: oneshot::Sender<Result<(), ServiceError>> },
+    Subscribe { player: PlayerId, since: Option<u64>, reply: oneshot::Sender<Subscription> },
+}
+
+/// The task that owns one game's state.
+pub(super) struct Driver {
+    state: GameState,
+    history: History,
+    inner: Arc<Inner>,
+    requests: mpsc::Receiver<Request>,
+    events: broadcast::Sender<Broadcast>,
+    searches: HashMap<SearchId, Arc<AtomicBool>>,
+    search_results: mpsc::Sender<(SearchId, Move)>,
+    search_replies: mpsc::Receiver<(SearchId, Move)>,
+}
+
+impl Driver {
+    pub(super) fn new(state: GameState, inner: Arc<Inner>) -> (GameHandle, Driver) {
+        let (requests_tx, requests) = mpsc::channel(REQUEST_QUEUE);
+        let (events, _) = broadcast::channel(BROADCAST_BUFFER);
+        let (search_results, search_replies) = mpsc::channel(4);
+        let driver = Driver {
+            state,
+            history: History::default(),
+            inner,
+            requests,
+            events,
+            searches: HashMap::new(),
+            search_results,
+            search_replies,
+        };
+        (GameHandle::new(requests_tx), driver)
+    }
+
+    pub(super) async fn run(mut self, hub: GameHub) {
+        let id = self.state.id().clone();
+        if let Some(request) = self.state.search_request() {
+            self.start_search(request);
+        }
+        let mut shutdown = self.inner.shutdown.subscribe();
+        loop {
+            let deadline = self.state.next_deadline();
+            let idle = self.state.ending().is_some() && self.events.receiver_count() == 0;
+            tokio::select! {
+                request = self.requests.recv() => match request {
+                    Some(Request::Command { command, reply }) => {
+                        let outcome = self.apply(command, &hub).await;
+                        let _ = reply.send(outcome);
+                    }
+                    Some(Request::Subscribe { player, since, reply }) => {
+                        let _ = reply.send(self.subscribe(&player, since));
+                    }
+                    None => break,
+                },
+                Some((search_id, mv)) = self.search_replies.recv() => {
+                    self.searches.remove(&search_id);
+                    if let Err(error) = self.apply(Command::ComputerMove { search_id, mv }, &hub).await {
+                        tracing::warn!(game = %id, %error, "computer move not applied");
+                    }
+                }
+                () = sleep_until(deadline) => {
+                    if let Err(error) = self.apply(Command::Tick, &hub).await {
+                        tracing::warn!(game = %id, %error, "clock tick not applied");
+                    }
+                }
+                () = tokio::time::sleep(IDLE_AFTER_END), if idle => break,
+                Ok(()) = shutdown.recv() => {
+                    let _ = self.events.send(Broadcast::Shutdown);
+                    break;
+                }
+            }
+        }
+        for cancel in self.searches.values() {
+            cancel.store(true, Ordering::Relaxed);
+        }
+        self.requests.close();
+        hub.remove_if_stopped(&id);
+    }
+
+    /// Applies one command: state first, then storage; on a storage failure the state goes back
+    /// to what it was, so nothing unsaved is ever announced.
+    async fn apply(&mut self, command: Command, hub: &GameHub) -> Result<(), ServiceError> {
+        let now = Timestamp::now();
+        let before = self.state.clone();
+        let events = self.state.apply(command, now)?;
+        if let Err(error) = self.store(&events, now, hub).await {
+            tracing::error!(game = %self.state.id(), %error, "storing events failed; state rolled back");
+            self.state = before;
+            return Err(error);
+        }
+        self.history.record(&events);
+        for event in events {
+            match event {
+                Event::StartSearch(request) => self.start_search(request),
+                Event::CancelSearch(search_id) => {
+                    if let Some(cancel) = self.searches.remove(&search_id) {
+                        cancel.store(true, Ordering::Relaxed);
+                    }
+                }
+                public => {
+                    let _ = self.events.send(Broadcast::Event(public));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores what `events` say happened, in order.
+    async fn store(
+        &self,
+        events: &[Event],
+        now: Timestamp,
+        hub: &GameHub,
+    ) -> Result<(), ServiceError> {
+        let store = &self.inner.store;
+        let id = self.state.id();
+        for event in events {
+            match event {
+                Event::Moved { at, plies, .. } => {
+                    for ply in plies {
+                        store.append_move(id, ply_number(ply.number - 1), ply.mv, *at).await?;
+                    }
+                    if self.state.mode().has_clock() && self.state.ending().is_none() {
+                        store.set_turn_started(id, *at).await?;
+                    }
+                }
+                Event::Undone { ply_count, .. } => {
+                    store.truncate_moves(id, ply_number(*ply_count)).await?;
+                }
+                Event::Ended { ending, .. } => {
+                    store
+                        .finish_game(id, &convert::finished(ending, self.state.game(), now))
+                        .await?;
+                }
+                Event::RematchStarted { game_id, setup, .. } => {
+                    let room = store.load_game(id).await?.game.room_code;
+                    let start = outflank_engine::Board::start();
+                    let row = convert::new_game(
+                        game_id,
+                        setup,
+                        start,
+                        &self.inner.timing,
+                        room.as_ref(),
+                        now,
+                    );
+                    store.create_game(&row).await?;
+                    if let Some(room) = &room {
+                        store.set_room_game(room, game_id).await?;
+                    }
+                    let next =
+                        GameState::new(game_id.clone(), setup.clone(), self.inner.timing, now);
+                    hub.start(next);
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn subscribe(&self, player: &PlayerId, since: Option<u64>) -> Subscription {
+        let events = self.events.subscribe();
+        let current = self.state.version();
+        let catch_up = match since.map(|since| self.history.resume(since, current)) {
+            Some(Resume::UpToDate) => CatchUp::UpToDate,
+            Some(Resume::Replay(events)) => CatchUp::Replay(events),
+            Some(Resume::Snapshot) | None => {
+                CatchUp::Snapshot(Box::new(self.state.snapshot(Timestamp::now())))
+            }
+        };
+        Subscription { seat: self.state.seat_of(player), catch_up, events }
+    }
+
+    fn start_search(&mut self, request: SearchRequest) {
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.searches.insert(request.search_id, Arc::clone(&cancel));
+        let pool = self.inner.pool.clone();
+        let results = self.search_results.clone();
+        tokio::spawn(async move {
+            if let Some(mv) = pool.best_move(request.board, request.level, cancel).await {
+                let _ = results.send((request.search_id, mv)).await;
+            }
+        });
+    }
+}
+
+/// Sleeps until `deadline`, or forever without one.
+async fn sleep_until(deadline: Option<Timestamp>) {
+    match deadline {
+        Some(deadline) => {
+            let wait = deadline.since(Timestamp::now()).max(0);
+            tokio::time::sleep(Duration::from_millis(wait.unsigned_abs())).await;
+        }
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,250 @@
+//! The registry of running games: finds a game's task, starting it from the store if needed.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use outflank_engine::Game;
+use thiserror::Error;
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+use crate::domain::PlayerId;
+use crate::domain::{GameId, GameStatus, RoomCode, Timestamp};
+use crate::live::{Command, CommandError, Event, GameState, Seat, Setup, Snapshot, Timing};
+use crate::storage::{DbError, Store};
+
+use super::convert;
+use super::driver::{Driver, Request};
+use super::search::SearchPool;
+
+/// Why a request to a game failed.
+#[derive(Debug, Error)]
+pub enum ServiceError {
+    #[error("there is no game {0}")]
+    NotFound(GameId),
+    #[error(transparent)]
+    Command(#[from] CommandError),
+    #[error("the game could not be saved; nothing changed, please try again")]
+    Storage(#[source] DbError),
+    #[error("the game is restarting; please try again")]
+    Unavailable,
+    #[error(transparent)]
+    Corrupt(#[from] convert::CorruptGame),
+}
+
+impl From<DbError> for ServiceError {
+    fn from(error: DbError) -> ServiceError {
+        ServiceError::Storage(error)
+    }
+}
+
+/// What a new subscriber needs before the live stream.
+#[derive(Debug)]
+pub enum CatchUp {
+    /// The whole game as it stands.
+    Snapshot(Box<Snapshot>),
+    /// The public events after the version the subscriber gave, in order.
+    Replay(Vec<Event>),
+    /// The subscriber is up to date.
+    UpToDate,
+}
+
+/// What a game's task sends to every subscriber.
+#[derive(Clone, Debug)]
+pub enum Broadcast {
+    /// A public event of the game, already stored.
+    Event(Event),
+    /// The server is shutting down; reconnect shortly.
+    Shutdown,
+}
+
+/// A subscription to one game: what was missed, then the live stream (with no gap between).
+#[derive(Debug)]
+pub struct Subscription {
+    /// What the subscriber may do in the game.
+    pub seat: Seat,
+    pub catch_up: CatchUp,
+    pub events: broadcast::Receiver<Broadcast>,
+}
+
+/// A way to reach one game's task.
+#[derive(Clone, Debug)]
+pub struct GameHandle {
+    requests: mpsc::Sender<Request>,
+}
+
+impl GameHandle {
+    pub(super) fn new(requests: mpsc::Sender<Request>) -> GameHandle {
+        GameHandle { requests }
+    }
+
+    /// Applies `command`; `Ok` once its events are stored and broadcast.
+    ///
+    /// # Errors
+    /// The game refused the command, could not store it, or its task has stopped.
+    pub async fn command(&self, command: Command) -> Result<(), ServiceError> {
+        let (reply, answer) = oneshot::channel();
+        self.requests
+            .send(Request::Command { command, reply })
+            .await
+            .map_err(|_| ServiceError::Unavailable)?;
+        answer.await.map_err(|_| ServiceError::Unavailable)?
+    }
+
+    /// Subscribes `player` to the game; `since` is the last version the client saw.
+    ///
+    /// # Errors
+    /// [`ServiceError::Unavailable`] if the game's task has stopped.
+    pub async fn subscribe(
+        &self,
+        player: PlayerId,
+        since: Option<u64>,
+    ) -> Result<Subscription, ServiceError> {
+        let (reply, answer) = oneshot::channel();
+        self.requests
+            .send(Request::Subscribe { player, since, reply })
+            .await
+            .map_err(|_| ServiceError::Unavailable)?;
+        answer.await.map_err(|_| ServiceError::Unavailable)
+    }
+
+    fn is_running(&self) -> bool {
+        !self.requests.is_closed()
+    }
+}
+
+pub(super) struct Inner {
+    pub(super) games: Mutex<HashMap<GameId, GameHandle>>,
+    pub(super) store: Store,
+    pub(super) pool: SearchPool,
+    pub(super) timing: Timing,
+    pub(super) shutdown: broadcast::Sender<()>,
+}
+
+/// All games running in this process.
+#[derive(Clone)]
+pub struct GameHub {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for GameHub {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameHub").field("timing", &self.inner.timing).finish_non_exhaustive()
+    }
+}
+
+impl GameHub {
+    pub fn new(store: Store, pool: SearchPool, timing: Timing) -> GameHub {
+        let (shutdown, _) = broadcast::channel(1);
+        GameHub {
+            inner: Arc::new(Inner { games: Mutex::default(), store, pool, timing, shutdown }),
+        }
+    }
+
+    /// The time rules games are created with.
+    pub fn timing(&self) -> Timing {
+        self.inner.timing
+    }
+
+    /// Creates, stores and starts a game continuing `game` (normally a fresh one).
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`] if the game could not be stored; nothing is started then.
+    pub async fn create(
+        &self,
+        setup: Setup,
+        game: Game,
+        room: Option<&RoomCode>,
+    ) -> Result<GameId, ServiceError> {
+        let id = GameId::generate();
+        let now = Timestamp::now();
+        let row = convert::new_game(&id, &setup, game.start(), &self.inner.timing, room, now);
+        self.inner.store.create_game(&row).await?;
+        for (ply, mv) in game.plies().iter().enumerate() {
+            self.inner.store.append_move(&id, ply_number(ply), *mv, now).await?;
+        }
+        let state = GameState::from_game(id.clone(), setup, game, self.inner.timing, now);
+        self.start(state);
+        Ok(id)
+    }
+
+    /// The running game `id`, starting it from the store if it is not running here.
+    ///
+    /// # Errors
+    /// [`ServiceError::NotFound`] for an unknown id, or a storage error.
+    pub async fn handle(&self, id: &GameId) -> Result<GameHandle, ServiceError> {
+        if let Some(handle) = self.running(id) {
+            return Ok(handle);
+        }
+        let record = match self.inner.store.load_game(id).await {
+            Err(DbError::NotFound) => return Err(ServiceError::NotFound(id.clone())),
+            other => other?,
+        };
+        let stored = convert::stored(&record)?;
+        let state = GameState::restore(stored, self.inner.timing, Timestamp::now())
+            .map_err(|error| convert::CorruptGame { id: id.clone(), reason: error.to_string() })?;
+        // Another request may have started it meanwhile: keep the first.
+        if let Some(handle) = self.running(id) {
+            return Ok(handle);
+        }
+        Ok(self.start(state))
+    }
+
+    /// Starts every game the store has as live, e.g. after a restart, so clocks run again.
+    ///
+    /// # Errors
+    /// The store could not list the live games.
+    pub async fn restore_live_games(&self) -> Result<usize, ServiceError> {
+        let records = self.inner.store.live_games().await?;
+        let mut started = 0;
+        for record in records.iter().filter(|record| record.game.status == GameStatus::Live) {
+            match self.handle(&record.game.id).await {
+                Ok(_) => started += 1,
+                Err(error) => {
+                    tracing::error!(game = %record.game.id, %error, "cannot restore game")
+                }
+            }
+        }
+        Ok(started)
+    }
+
+    /// Tells every connected client that the server is going away.
+    pub fn shutdown(&self) {
+        let _ = self.inner.shutdown.send(());
+    }
+
+    fn running(&self, id: &GameId) -> Option<GameHandle> {
+        let mut games = self.inner.games.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        match games.get(id) {
+            Some(handle) if handle.is_running() => Some(handle.clone()),
+            Some(_) => {
+                games.remove(id);
+                None
+            }
+            None => None,
+        }
+    }
+
+    pub(super) fn start(&self, state: GameState) -> GameHandle {
+        let id = state.id().clone();
+        let mut games = self.inner.games.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(handle) = games.get(&id).filter(|handle| handle.is_running()) {
+            return handle.clone();
+        }
+        let (handle, driver) = Driver::new(state, Arc::clone(&self.inner));
+        games.insert(id, handle.clone());
+        tokio::spawn(driver.run(self.clone()));
+        handle
+    }
+
+    pub(super) fn remove_if_stopped(&self, id: &GameId) {
+        let mut games = self.inner.games.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if games.get(id).is_some_and(|handle| !handle.is_running()) {
+            games.remove(id);
+        }
+    }
+}
+
+/// Stored plies are numbered from 0.
+pub(super) fn ply_number(index: usize) -> u32 {
+    u32::try_from(index).unwrap_or(u32::MAX)
+}

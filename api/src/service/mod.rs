@@ -1,0 +1,11 @@
+//! The imperative shell around live games: one task per game drives its pure state machine,
+//! stores what happened, then tells the players; computer searches run on a bounded pool.
+
+mod convert;
+mod driver;
+mod hub;
+mod search;
+
+pub use convert::{CorruptGame, display_name};
+pub use hub::{Broadcast, CatchUp, GameHandle, GameHub, ServiceError, Subscription};
+pub use search::SearchPool;

@@ -1,0 +1,317 @@
+//! Games and their moves.
+
+use std::collections::HashMap;
+
+use outflank_engine::{Move, Square};
+use sqlx::any::AnyRow;
+use sqlx::{Any, Transaction};
+
+use super::{
+    DbError, DbResult, FinishedGame, GameRecord, GameRow, MoveRow, NewGame, Seat, Store, convert,
+    get, parse, parse_opt,
+};
+use crate::domain::{GameId, GameStatus, PlayerId, Timestamp};
+
+/// The columns of `games`; [`game_row`] reads them by name.
+const GAME_COLUMNS: &str = "id, mode, level, black_id, black_name, white_id, white_name, status, \
+    winner, end_reason, black_discs, white_discs, start_position, move_time_ms, room_code, rated, \
+    created_at, updated_at, finished_at, turn_started_at";
+
+impl Store {
+    /// Stores a new live game.
+    ///
+    /// # Errors
+    /// [`DbError::Conflict`] if the id is taken.
+    pub async fn create_game(&self, game: &NewGame) -> DbResult<()> {
+        sqlx::query(
+            "INSERT INTO games (id, mode, level, black_id, black_name, white_id, white_name, \
+                status, start_position, move_time_ms, room_code, rated, created_at, updated_at, \
+                turn_started_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, 'live', $8, $9, $10, $11, $12, $12, $13)",
+        )
+        .bind(game.id.as_str())
+        .bind(game.mode.as_str())
+        .bind(game.level.map(|level| level.name()))
+        .bind(game.black.id.as_ref().map(PlayerId::as_str))
+        .bind(game.black.name.as_str())
+        .bind(game.white.id.as_ref().map(PlayerId::as_str))
+        .bind(game.white.name.as_str())
+        .bind(game.start_position.to_string())
+        .bind(game.move_time_ms)
+        .bind(game.room_code.as_ref().map(|code| code.as_str()))
+        .bind(i32::from(game.rated))
+        .bind(game.created_at.0)
+        .bind(game.turn_started_at.map(|at| at.0))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Stores ply `ply` (numbered from 0) of a live game. It must be the next ply: this is the
+    /// write that makes a move durable before anyone is told, and a second write of the same ply
+    /// (a double submission, or another node) fails.
+    ///
+    /// # Errors
+    /// [`DbError::NotFound`] for an unknown game; [`DbError::Conflict`] if the game is not live,
+    /// that ply is already stored, or earlier plies are missing.
+    pub async fn append_move(
+        &self,
+        game_id: &GameId,
+        ply: u32,
+        mv: Move,
+        at: Timestamp,
+    ) -> DbResult<()> {
+        let ply: i32 = convert("moves.ply", ply)?;
+        let mut tx = self.pool.begin().await?;
+        // Writing the game row first serialises appends to one game on both backends.
+        lock_live_game(&mut tx, game_id, Some(at)).await?;
+        let stored: i64 = get(
+            &sqlx::query("SELECT COUNT(*) AS n FROM moves WHERE game_id = $1")
+                .bind(game_id.as_str())
+                .fetch_one(&mut *tx)
+                .await?,
+            "n",
+        )?;
+        if stored != i64::from(ply) {
+            return Err(DbError::Conflict);
+        }
+        sqlx::query("INSERT INTO moves (game_id, ply, mv, played_at) VALUES ($1, $2, $3, $4)")
+            .bind(game_id.as_str())
+            .bind(ply)
+            .bind(mv.to_string())
+            .bind(at.0)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Deletes the plies from `from_ply` on of a live game (undo); returns how many went.
+    ///
+    /// # Errors
+    /// [`DbError::NotFound`] for an unknown game, [`DbError::Conflict`] if it is not live.
+    pub async fn truncate_moves(&self, game_id: &GameId, from_ply: u32) -> DbResult<u64> {
+        let from_ply: i32 = convert("moves.ply", from_ply)?;
+        let mut tx = self.pool.begin().await?;
+        lock_live_game(&mut tx, game_id, None).await?;
+        let deleted = sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
+            .bind(game_id.as_str())
+            .bind(from_ply)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        tx.commit().await?;
+        Ok(deleted)
+    }
+
+    /// Records the end of a live game and stops its clock. Only a live game can end, so a game
+    /// ends exactly once even when a timeout and a move race.
+    ///
+    /// # Errors
+    /// [`DbError::NotFound`] for an unknown game; [`DbError::Conflict`] if it already ended;
+    /// [`DbError::Other`] if `finished.status` is [`GameStatus::Live`].
+    pub async fn finish_game(&self, game_id: &GameId, finished: &FinishedGame) -> DbResult<()> {
+        if finished.status == GameStatus::Live {
+            return Err(DbError::Other("a game cannot finish with status live".into()));
+        }
+        let updated = sqlx::query(
+            "UPDATE games SET status = $2, winner = $3, end_reason = $4, black_discs = $5, \
+                white_discs = $6, finished_at = $7, updated_at = $7, turn_started_at = NULL \
+             WHERE id = $1 AND status = 'live'",
+        )
+        .bind(game_id.as_str())
+        .bind(finished.status.as_str())
+        .bind(finished.winner.map(|winner| winner.as_str()))
+        .bind(finished.end_reason.as_str())
+        .bind(i32::from(finished.black_discs))
+        .bind(i32::from(finished.white_discs))
+        .bind(finished.finished_at.0)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        if updated == 0 {
+            return Err(self.why_not_live(game_id).await);
+        }
+        Ok(())
+    }
+
+    /// Records when the side to move started thinking, so a reloaded clock can be rebuilt.
+    ///
+    /// # Errors
+    /// [`DbError::NotFound`] for an unknown game, [`DbError::Conflict`] if it is not live.
+    pub async fn set_turn_started(&self, game_id: &GameId, at: Timestamp) -> DbResult<()> {
+        let updated = sqlx::query(
+            "UPDATE games SET turn_started_at = $2, updated_at = $2 \
+             WHERE id = $1 AND status = 'live'",
+        )
+        .bind(game_id.as_str())
+        .bind(at.0)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        if updated == 0 {
+            return Err(self.why_not_live(game_id).await);
+        }
+        Ok(())
+    }
+
+    /// A game with its moves in ply order.
+    ///
+    /// # Errors
+    /// [`DbError::NotFound`] for an unknown game; [`DbError::Other`] if a stored value is corrupt.
+    pub async fn load_game(&self, game_id: &GameId) -> DbResult<GameRecord> {
+        let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
+            .bind(game_id.as_str())
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or(DbError::NotFound)?;
+        let game = game_row(&row)?;
+        let moves = sqlx::query(
+            "SELECT game_id, ply, mv, played_at FROM moves WHERE game_id = $1 ORDER BY ply",
+        )
+        .bind(game_id.as_str())
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(move_row)
+        .map(|result| result.map(|(_, mv)| mv))
+        .collect::<DbResult<_>>()?;
+        Ok(GameRecord { game, moves })
+    }
+
+    /// Every live game with its moves, oldest first: what a restarted server resumes.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] if a stored value is corrupt.
+    pub async fn live_games(&self) -> DbResult<Vec<GameRecord>> {
+        let games = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE status = 'live' ORDER BY created_at, id"
+        ))
+        .fetch_all(&self.pool)
+        .await?;
+        let mut moves: HashMap<GameId, Vec<MoveRow>> = HashMap::new();
+        let rows = sqlx::query(
+            "SELECT m.game_id, m.ply, m.mv, m.played_at FROM moves m \
+             JOIN games g ON g.id = m.game_id \
+             WHERE g.status = 'live' ORDER BY m.game_id, m.ply",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        for row in &rows {
+            let (game_id, mv) = move_row(row)?;
+            moves.entry(game_id).or_default().push(mv);
+        }
+        games
+            .iter()
+            .map(|row| {
+                let game = game_row(row)?;
+                let moves = moves.remove(&game.id).unwrap_or_default();
+                Ok(GameRecord { game, moves })
+            })
+            .collect()
+    }
+
+    /// A player's ended games (finished or aborted), most recent first, without moves.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] if a stored value is corrupt.
+    pub async fn recent_games(&self, player_id: &PlayerId, limit: u32) -> DbResult<Vec<GameRow>> {
+        sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games \
+             WHERE (black_id = $1 OR white_id = $1) AND status <> 'live' \
+             ORDER BY finished_at DESC, id DESC LIMIT $2"
+        ))
+        .bind(player_id.as_str())
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(game_row)
+        .collect()
+    }
+
+    /// After a conditional write to a live game changed nothing: was the game missing, or over?
+    async fn why_not_live(&self, game_id: &GameId) -> DbError {
+        let found = sqlx::query("SELECT status FROM games WHERE id = $1")
+            .bind(game_id.as_str())
+            .fetch_optional(&self.pool)
+            .await;
+        match found {
+            Ok(Some(_)) => DbError::Conflict,
+            Ok(None) => DbError::NotFound,
+            Err(error) => error.into(),
+        }
+    }
+}
+
+/// Touches a live game's row inside `tx` (setting `updated_at` when given), which takes its write
+/// lock until the transaction ends.
+async fn lock_live_game(
+    tx: &mut Transaction<'_, Any>,
+    game_id: &GameId,
+    updated_at: Option<Timestamp>,
+) -> DbResult<()> {
+    let updated = sqlx::query(
+        "UPDATE games SET updated_at = COALESCE($2, updated_at) WHERE id = $1 AND status = 'live'",
+    )
+    .bind(game_id.as_str())
+    .bind(updated_at.map(|at| at.0))
+    .execute(&mut **tx)
+    .await?
+    .rows_affected();
+    if updated > 0 {
+        return Ok(());
+    }
+    let found = sqlx::query("SELECT status FROM games WHERE id = $1")
+        .bind(game_id.as_str())
+        .fetch_optional(&mut **tx)
+        .await?;
+    Err(if found.is_some() { DbError::Conflict } else { DbError::NotFound })
+}
+
+/// Reads a `games` row.
+fn game_row(row: &AnyRow) -> DbResult<GameRow> {
+    let text = |column: &str| get::<String>(row, column);
+    let opt_text = |column: &str| get::<Option<String>>(row, column);
+    let time = |column: &str| get::<i64>(row, column).map(Timestamp);
+    let opt_time = |column: &str| get::<Option<i64>>(row, column).map(|at| at.map(Timestamp));
+    let discs = |column: &str| -> DbResult<Option<u8>> {
+        get::<Option<i32>>(row, column)?.map(|n| convert(column, n)).transpose()
+    };
+    Ok(GameRow {
+        id: parse("games.id", &text("id")?)?,
+        mode: parse("games.mode", &text("mode")?)?,
+        level: parse_opt("games.level", opt_text("level")?)?,
+        black: Seat {
+            id: parse_opt("games.black_id", opt_text("black_id")?)?,
+            name: text("black_name")?,
+        },
+        white: Seat {
+            id: parse_opt("games.white_id", opt_text("white_id")?)?,
+            name: text("white_name")?,
+        },
+        status: parse("games.status", &text("status")?)?,
+        winner: parse_opt("games.winner", opt_text("winner")?)?,
+        end_reason: parse_opt("games.end_reason", opt_text("end_reason")?)?,
+        black_discs: discs("black_discs")?,
+        white_discs: discs("white_discs")?,
+        start_position: parse("games.start_position", &text("start_position")?)?,
+        move_time_ms: get(row, "move_time_ms")?,
+        room_code: parse_opt("games.room_code", opt_text("room_code")?)?,
+        rated: get::<i32>(row, "rated")? != 0,
+        created_at: time("created_at")?,
+        updated_at: time("updated_at")?,
+        finished_at: opt_time("finished_at")?,
+        turn_started_at: opt_time("turn_started_at")?,
+    })
+}
+
+/// Reads a `moves` row with the game it belongs to.
+fn move_row(row: &AnyRow) -> DbResult<(GameId, MoveRow)> {
+    let game_id = parse("moves.game_id", &get::<String>(row, "game_id")?)?;
+    let text: String = get(row, "mv")?;
+    let mv =
+        if text == "pass" { Move::Pass } else { Move::Place(parse::<Square>("moves.mv", &text)?) };
+    let ply = convert("moves.ply", get::<i32>(row, "ply")?)?;
+    Ok((game_id, MoveRow { ply, mv, played_at: Timestamp(get(row, "played_at")?) }))
+}

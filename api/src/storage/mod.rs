@@ -1,0 +1,333 @@
+//! Durable storage: games, moves, friend rooms and server settings, in PostgreSQL or SQLite.
+//!
+//! One implementation serves both backends through sqlx's `Any` driver: the SQL is portable
+//! (`$1` placeholders, TEXT ids, BIGINT epoch-millisecond times, INTEGER counts and flags) and
+//! the schema lives in one `migrations/` directory, applied by [`Store::connect`]. The backend is
+//! picked by the URL scheme: `postgres://…` / `postgresql://…` or `sqlite://path` (the file and
+//! its directory are created when missing; `sqlite::memory:` gives a private in-memory database).
+//!
+//! Writes that decide something (a ply, the end of a game, a room's guest) are conditional
+//! statements, so racing writers get [`DbError::Conflict`] instead of overwriting each other.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::error::ErrorKind;
+use sqlx::{Any, AnyPool, Executor, Row};
+use thiserror::Error;
+
+mod games;
+mod models;
+mod rooms;
+mod settings;
+
+pub use models::{
+    FinishedGame, GameRecord, GameRow, MoveRow, NewGame, NewRoom, RoomMember, RoomRow, Seat,
+};
+
+/// The migrations in `migrations/` at the workspace root, compiled into the binary.
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
+
+/// How long an SQLite connection waits for another connection's write lock before failing.
+const SQLITE_BUSY_TIMEOUT_MS: u32 = 5_000;
+
+/// Why a storage operation failed.
+#[derive(Debug, Error)]
+pub enum DbError {
+    /// The row asked for, or a row it refers to, does not exist.
+    #[error("not found")]
+    NotFound,
+    /// The write lost to an existing row or state: a duplicate key, a ply already stored, a game
+    /// already finished, a room already joined.
+    #[error("conflict with stored data")]
+    Conflict,
+    /// Anything else: the database is unreachable, a migration failed, or a stored value cannot
+    /// be read back. The message says which.
+    #[error("database error: {0}")]
+    Other(String),
+}
+
+/// The result of a storage operation.
+pub type DbResult<T> = Result<T, DbError>;
+
+impl From<sqlx::Error> for DbError {
+    /// Unique and primary-key violations (PostgreSQL 23505, SQLite 1555/2067) become
+    /// [`DbError::Conflict`]; foreign-key violations (23503, 787) and missing rows become
+    /// [`DbError::NotFound`].
+    fn from(error: sqlx::Error) -> DbError {
+        match &error {
+            sqlx::Error::RowNotFound => DbError::NotFound,
+            sqlx::Error::Database(database) => match database.kind() {
+                ErrorKind::UniqueViolation => DbError::Conflict,
+                ErrorKind::ForeignKeyViolation => DbError::NotFound,
+                _ => DbError::Other(error.to_string()),
+            },
+            _ => DbError::Other(error.to_string()),
+        }
+    }
+}
+
+/// The database engine behind a [`Store`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Postgres,
+    Sqlite,
+}
+
+impl Backend {
+    /// The backend a database URL names, by its scheme.
+    pub fn from_url(url: &str) -> Option<Backend> {
+        let scheme = url.split_once(':')?.0.to_ascii_lowercase();
+        match scheme.as_str() {
+            "postgres" | "postgresql" => Some(Backend::Postgres),
+            "sqlite" => Some(Backend::Sqlite),
+            _ => None,
+        }
+    }
+}
+
+/// A pool of connections to a migrated database. Cheap to clone; clones share the pool.
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+    /// The URL with any password masked, for logs and errors.
+    url: Arc<str>,
+}
+
+impl fmt::Debug for Store {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Store").field("backend", &self.backend).field("url", &self.url).finish()
+    }
+}
+
+impl Store {
+    /// Connects to `url`, creating an SQLite file if needed, and applies pending migrations.
+    /// Running it again on a migrated database changes nothing.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] when the scheme is unsupported, the database cannot be reached, or a
+    /// migration fails. Messages show the URL with its password masked.
+    pub async fn connect(url: &str) -> DbResult<Store> {
+        sqlx::any::install_default_drivers();
+        let redacted = redact_url(url);
+        let backend = Backend::from_url(url).ok_or_else(|| {
+            DbError::Other(format!(
+                "unsupported database URL {redacted}: expected postgres://… or sqlite://…"
+            ))
+        })?;
+        let pool = match backend {
+            Backend::Postgres => {
+                AnyPoolOptions::new()
+                    .max_connections(10)
+                    .acquire_timeout(Duration::from_secs(10))
+                    .connect(url)
+                    .await
+            }
+            Backend::Sqlite => connect_sqlite(url).await,
+        }
+        .map_err(|error| DbError::Other(format!("cannot connect to {redacted}: {error}")))?;
+        MIGRATOR
+            .run(&pool)
+            .await
+            .map_err(|error| DbError::Other(format!("cannot migrate {redacted}: {error}")))?;
+        Ok(Store { pool, backend, url: redacted.into() })
+    }
+
+    /// Which database engine this is.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Checks that the database answers, for `/readyz`.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] when it does not.
+    pub async fn ping(&self) -> DbResult<()> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// Waits for running queries and closes every connection; later calls fail.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// An SQLite pool: file (and directory) created when missing, WAL journal, foreign keys
+/// enforced, and a busy timeout so concurrent writers wait rather than fail.
+async fn connect_sqlite(url: &str) -> Result<AnyPool, sqlx::Error> {
+    let rest = url.split_once(':').map_or("", |(_, rest)| rest);
+    let rest = rest.strip_prefix("//").unwrap_or(rest);
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    let in_memory = path.is_empty()
+        || path == ":memory:"
+        || query.split('&').any(|pair| pair.eq_ignore_ascii_case("mode=memory"));
+
+    let options = AnyPoolOptions::new().after_connect(|connection, _| {
+        Box::pin(async move {
+            sqlx::query("PRAGMA foreign_keys = ON").execute(&mut *connection).await?;
+            let busy_timeout = format!("PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}");
+            sqlx::query(&busy_timeout).execute(&mut *connection).await?;
+            Ok(())
+        })
+    });
+    if in_memory {
+        // Every connection to `:memory:` would be a new, empty database: keep exactly one.
+        return options
+            .max_connections(1)
+            .min_connections(1)
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .connect(url)
+            .await;
+    }
+
+    if let Some(directory) = std::path::Path::new(&percent_decode(path)).parent() {
+        if !directory.as_os_str().is_empty() {
+            std::fs::create_dir_all(directory)?;
+        }
+    }
+    let has_mode = query.split('&').any(|pair| pair.starts_with("mode="));
+    let url = match (has_mode, query.is_empty()) {
+        (true, _) => url.to_owned(),
+        (false, true) => format!("{}?mode=rwc", url.trim_end_matches('?')),
+        (false, false) => format!("{url}&mode=rwc"),
+    };
+    let pool = options.max_connections(8).connect(&url).await?;
+    // The journal mode is stored in the file, so setting it once per start is enough.
+    pool.execute("PRAGMA journal_mode = WAL").await?;
+    Ok(pool)
+}
+
+/// Decodes `%XX` escapes in an SQLite path the way sqlx does before opening the file.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .filter(|pair| pair.iter().all(u8::is_ascii_hexdigit))
+            .and_then(|pair| std::str::from_utf8(pair).ok());
+        match (bytes[i], hex.and_then(|hex| u8::from_str_radix(hex, 16).ok())) {
+            (b'%', Some(byte)) => {
+                decoded.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                decoded.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&decoded).into_owned()
+}
+
+/// `url` with the password of its user info and any `password=` query value replaced by `***`.
+pub fn redact_url(url: &str) -> String {
+    let (main, query) = match url.split_once('?') {
+        Some((main, query)) => (main, Some(query)),
+        None => (url, None),
+    };
+    let mut redacted = match main.split_once("://") {
+        Some((scheme, rest)) => {
+            let authority_end = rest.find('/').unwrap_or(rest.len());
+            let (authority, path) = rest.split_at(authority_end);
+            match authority.rsplit_once('@') {
+                Some((user_info, host)) => {
+                    let user = user_info.split_once(':').map_or(user_info, |(user, _)| user);
+                    let masked = if user == user_info { "" } else { ":***" };
+                    format!("{scheme}://{user}{masked}@{host}{path}")
+                }
+                None => main.to_owned(),
+            }
+        }
+        None => main.to_owned(),
+    };
+    if let Some(query) = query {
+        let pairs: Vec<String> = query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((key, _)) if key.eq_ignore_ascii_case("password") => format!("{key}=***"),
+                _ => pair.to_owned(),
+            })
+            .collect();
+        redacted.push('?');
+        redacted.push_str(&pairs.join("&"));
+    }
+    redacted
+}
+
+/// Reads column `column` of `row`, naming it if the value has the wrong type.
+fn get<'r, T>(row: &'r AnyRow, column: &str) -> DbResult<T>
+where
+    T: sqlx::Decode<'r, Any> + sqlx::Type<Any>,
+{
+    row.try_get(column)
+        .map_err(|error| DbError::Other(format!("cannot read column {column}: {error}")))
+}
+
+/// Parses stored text into a domain value; corrupt data is an error naming the column.
+fn parse<T>(column: &str, text: &str) -> DbResult<T>
+where
+    T: FromStr,
+    T::Err: fmt::Display,
+{
+    text.parse().map_err(|error| DbError::Other(format!("column {column} holds {text:?}: {error}")))
+}
+
+/// Like [`parse`] for a nullable column.
+fn parse_opt<T>(column: &str, text: Option<String>) -> DbResult<Option<T>>
+where
+    T: FromStr,
+    T::Err: fmt::Display,
+{
+    text.map(|text| parse(column, &text)).transpose()
+}
+
+/// Converts between Rust integers and stored ones, naming the column when out of range.
+fn convert<T, U>(column: &str, value: T) -> DbResult<U>
+where
+    T: Copy + fmt::Display,
+    U: TryFrom<T>,
+{
+    U::try_from(value)
+        .map_err(|_| DbError::Other(format!("column {column}: {value} is out of range")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_are_masked() {
+        assert_eq!(
+            redact_url("postgres://app:s3cr@t@db.example:5432/outflank?sslmode=disable"),
+            "postgres://app:***@db.example:5432/outflank?sslmode=disable"
+        );
+        assert_eq!(
+            redact_url("postgres://app@db/outflank?password=hunter2&x=1"),
+            "postgres://app@db/outflank?password=***&x=1"
+        );
+        assert_eq!(redact_url("sqlite://data/outflank.db"), "sqlite://data/outflank.db");
+    }
+
+    #[test]
+    fn the_scheme_picks_the_backend() {
+        assert_eq!(Backend::from_url("postgresql://x/y"), Some(Backend::Postgres));
+        assert_eq!(Backend::from_url("SQLITE:data.db"), Some(Backend::Sqlite));
+        assert_eq!(Backend::from_url("mysql://x/y"), None);
+        assert_eq!(Backend::from_url("no scheme"), None);
+    }
+
+    #[test]
+    fn escapes_in_sqlite_paths_are_decoded() {
+        assert_eq!(percent_decode("my%20data/a.db"), "my data/a.db");
+        assert_eq!(percent_decode("100%"), "100%");
+        assert_eq!(percent_decode("%zz%4%+1"), "%zz%4%+1");
+    }
+}

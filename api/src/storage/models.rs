@@ -1,0 +1,121 @@
+//! What the store writes and reads, typed with the domain's values.
+
+use outflank_engine::ai::Level;
+use outflank_engine::{Board, Move};
+
+use crate::domain::{EndReason, GameId, GameStatus, Mode, PlayerId, RoomCode, Timestamp, Winner};
+
+/// One side of a game: who plays it and the name shown for them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seat {
+    /// `None` for the computer.
+    pub id: Option<PlayerId>,
+    /// The name shown on the board, e.g. a nickname or "Computer (Hard)".
+    pub name: String,
+}
+
+/// A game as it is created; it starts live.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewGame {
+    pub id: GameId,
+    pub mode: Mode,
+    /// The computer's strength in computer games.
+    pub level: Option<Level>,
+    pub black: Seat,
+    pub white: Seat,
+    /// Normally [`Board::start`]; an imported game may start elsewhere.
+    pub start_position: Board,
+    /// Time allowed per move; `None` means no clock.
+    pub move_time_ms: Option<i64>,
+    /// The friend room the game is played in.
+    pub room_code: Option<RoomCode>,
+    pub rated: bool,
+    pub created_at: Timestamp,
+    /// When the first side's clock started, for clocked games.
+    pub turn_started_at: Option<Timestamp>,
+}
+
+/// How a game ended, written once by [`Store::finish_game`](super::Store::finish_game).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinishedGame {
+    /// [`GameStatus::Finished`] or [`GameStatus::Aborted`].
+    pub status: GameStatus,
+    /// `None` for an aborted game.
+    pub winner: Option<Winner>,
+    pub end_reason: EndReason,
+    /// Disc counts on the final board.
+    pub black_discs: u8,
+    pub white_discs: u8,
+    pub finished_at: Timestamp,
+}
+
+/// A stored game without its moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    pub id: GameId,
+    pub mode: Mode,
+    pub level: Option<Level>,
+    pub black: Seat,
+    pub white: Seat,
+    pub status: GameStatus,
+    pub winner: Option<Winner>,
+    pub end_reason: Option<EndReason>,
+    pub black_discs: Option<u8>,
+    pub white_discs: Option<u8>,
+    pub start_position: Board,
+    pub move_time_ms: Option<i64>,
+    pub room_code: Option<RoomCode>,
+    pub rated: bool,
+    pub created_at: Timestamp,
+    /// The last write: creation, a move, a clock start or the end.
+    pub updated_at: Timestamp,
+    pub finished_at: Option<Timestamp>,
+    /// When the side to move started thinking; cleared when the game ends.
+    pub turn_started_at: Option<Timestamp>,
+}
+
+/// One stored ply. Plies are numbered from 0, so ply `n` is `Game::plies()[n]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveRow {
+    pub ply: u32,
+    pub mv: Move,
+    pub played_at: Timestamp,
+}
+
+/// A game with its moves in ply order: everything needed to rebuild it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    pub game: GameRow,
+    pub moves: Vec<MoveRow>,
+}
+
+/// A person in a friend room.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoomMember {
+    pub id: PlayerId,
+    pub name: String,
+}
+
+/// A friend room as it is created, before anyone joins.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewRoom {
+    pub code: RoomCode,
+    pub host: RoomMember,
+    pub created_at: Timestamp,
+    /// After this the link no longer works (checked by the caller).
+    pub expires_at: Timestamp,
+}
+
+/// A stored friend room.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoomRow {
+    pub code: RoomCode,
+    pub host: RoomMember,
+    pub guest: Option<RoomMember>,
+    pub created_at: Timestamp,
+    pub expires_at: Timestamp,
+    /// The game being played, or the last one.
+    pub game_id: Option<GameId>,
+    /// How many games the room has started.
+    pub games_played: u32,
+}

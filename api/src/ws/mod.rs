@@ -1,0 +1,3 @@
+//! WebSocket messages of live games.
+
+pub mod protocol;

@@ -1,0 +1,568 @@
+//! The JSON messages of a live game's WebSocket (`docs/protocol.md`).
+//!
+//! Every frame is one JSON object whose `type` names the message. [`ClientMsg::parse`] reads
+//! a frame once, at the edge; [`ServerMsg`] is built from the live game's
+//! [`Snapshot`](crate::live::Snapshot) and [`Event`]s. The socket layer never judges legality:
+//! it turns messages into [`Command`]s and forwards them.
+
+use std::fmt::Display;
+use std::str::FromStr;
+
+use outflank_engine::{Bitboard, Board, Color, Square};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::domain::{GameId, ParseIdError, PlayerId};
+use crate::live::{
+    Clocks, Command, CommandError, Ending, Event, LastMove, Player, Ply, Position, Seat, Snapshot,
+};
+
+#[cfg(test)]
+mod tests;
+
+/// The largest frame a client may send, in bytes.
+pub const MAX_FRAME_BYTES: usize = 4 * 1024;
+
+/// A client sending more messages than this within one second is disconnected.
+pub const MAX_MESSAGES_PER_SECOND: u32 = 20;
+
+/// Error codes the connection handler sends itself (the others come from
+/// [`ProtocolError::code`] and [`CommandError::code`]).
+pub mod codes {
+    /// The game in the URL does not exist.
+    pub const GAME_NOT_FOUND: &str = "game_not_found";
+    /// `join` named another game than the URL.
+    pub const WRONG_GAME: &str = "wrong_game";
+    /// A game command came before `join`.
+    pub const NOT_JOINED: &str = "not_joined";
+    /// Too many messages; the socket is closed after this error.
+    pub const RATE_LIMITED: &str = "rate_limited";
+    /// The server is stopping; reconnect in a moment.
+    pub const SHUTTING_DOWN: &str = "shutting_down";
+}
+
+/// A message from a client.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMsg {
+    /// The first message: which game, and the last version seen when reconnecting.
+    Join {
+        #[serde(with = "as_text")]
+        game_id: GameId,
+        #[serde(default)]
+        since: Option<u64>,
+    },
+    /// Place a disc.
+    Move {
+        #[serde(with = "as_text")]
+        square: Square,
+    },
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    Rematch,
+    Undo,
+    Leave,
+    /// Asks for a `pong`.
+    Ping,
+}
+
+/// Why a client frame was not understood.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ProtocolError {
+    #[error("the message has {0} bytes; at most {MAX_FRAME_BYTES} are allowed")]
+    TooLarge(usize),
+    #[error("the message is not valid JSON: {0}")]
+    BadJson(String),
+    #[error("the message must be a JSON object with a \"type\" text field")]
+    MissingType,
+    #[error("unknown message type {0:?}")]
+    UnknownType(String),
+    #[error("{0}")]
+    BadSquare(#[from] outflank_engine::ParseSquareError),
+    #[error("{0}")]
+    BadGameId(#[from] ParseIdError),
+    #[error("bad {kind} message: {message}")]
+    BadMessage { kind: String, message: String },
+}
+
+impl ProtocolError {
+    /// The stable code sent to clients.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            ProtocolError::TooLarge(_) => "too_large",
+            ProtocolError::BadJson(_) => "bad_json",
+            ProtocolError::MissingType => "missing_type",
+            ProtocolError::UnknownType(_) => "unknown_type",
+            ProtocolError::BadSquare(_) => "bad_square",
+            ProtocolError::BadGameId(_) => "bad_game_id",
+            ProtocolError::BadMessage { .. } => "bad_message",
+        }
+    }
+}
+
+impl ClientMsg {
+    /// Every client message type.
+    pub const TYPES: [&'static str; 10] = [
+        "join",
+        "move",
+        "resign",
+        "offer_draw",
+        "accept_draw",
+        "decline_draw",
+        "rematch",
+        "undo",
+        "leave",
+        "ping",
+    ];
+
+    /// Reads one frame.
+    ///
+    /// # Errors
+    /// [`ProtocolError`] for a frame over [`MAX_FRAME_BYTES`], malformed JSON, a missing or
+    /// unknown `type`, a bad square or game id, or missing or mistyped fields.
+    ///
+    /// ```
+    /// use outflank_api::ws::protocol::ClientMsg;
+    /// use outflank_engine::Square;
+    ///
+    /// let msg = ClientMsg::parse(r#"{"type":"move","square":"d3"}"#).unwrap();
+    /// assert_eq!(msg, ClientMsg::Move { square: Square::D3 });
+    /// ```
+    pub fn parse(frame: &str) -> Result<ClientMsg, ProtocolError> {
+        if frame.len() > MAX_FRAME_BYTES {
+            return Err(ProtocolError::TooLarge(frame.len()));
+        }
+        let value: serde_json::Value = serde_json::from_str(frame)
+            .map_err(|error| ProtocolError::BadJson(error.to_string()))?;
+        let kind = value
+            .get("type")
+            .and_then(serde_json::Value::as_str)
+            .ok_or(ProtocolError::MissingType)?;
+        if !ClientMsg::TYPES.contains(&kind) {
+            return Err(ProtocolError::UnknownType(kind.to_owned()));
+        }
+        let text = |field: &str| value.get(field).and_then(serde_json::Value::as_str);
+        match (kind, text("square"), text("game_id")) {
+            ("move", Some(square), _) => {
+                square.parse::<Square>()?;
+            }
+            ("join", _, Some(game_id)) => {
+                game_id.parse::<GameId>()?;
+            }
+            _ => {}
+        }
+        let kind = kind.to_owned();
+        serde_json::from_value(value)
+            .map_err(|error| ProtocolError::BadMessage { kind, message: error.to_string() })
+    }
+
+    /// The game command this message asks for, sent by `by`; `None` for `join` and `ping`,
+    /// which the connection handles. `next_game` names the game a rematch would create.
+    pub fn into_command(self, by: PlayerId, next_game: impl FnOnce() -> GameId) -> Option<Command> {
+        Some(match self {
+            ClientMsg::Join { .. } | ClientMsg::Ping => return None,
+            ClientMsg::Move { square } => Command::Move { by, square },
+            ClientMsg::Resign => Command::Resign { by },
+            ClientMsg::OfferDraw => Command::OfferDraw { by },
+            ClientMsg::AcceptDraw => Command::AcceptDraw { by },
+            ClientMsg::DeclineDraw => Command::DeclineDraw { by },
+            ClientMsg::Rematch => Command::Rematch { by, next_game: next_game() },
+            ClientMsg::Undo => Command::Undo { by },
+            ClientMsg::Leave => Command::Leave { by },
+        })
+    }
+}
+
+/// A message from the server.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// The whole game, on joining (or when resuming is not possible).
+    Snapshot(Box<SnapshotMsg>),
+    /// A disc was placed (and maybe a pass forced).
+    Moved {
+        version: u64,
+        plies: Vec<PlyMsg>,
+        last_move: LastMoveMsg,
+        #[serde(flatten)]
+        position: PositionMsg,
+        clocks: Option<ClocksMsg>,
+    },
+    /// Moves were taken back; keep the first `ply_count` plies.
+    Undone {
+        version: u64,
+        ply_count: usize,
+        last_move: Option<LastMoveMsg>,
+        #[serde(flatten)]
+        position: PositionMsg,
+    },
+    DrawOffered {
+        version: u64,
+        by: Side,
+    },
+    DrawDeclined {
+        version: u64,
+        by: Side,
+    },
+    Ended {
+        version: u64,
+        status: String,
+        result: ResultMsg,
+        counts: CountsMsg,
+    },
+    RematchAsked {
+        version: u64,
+        by: Side,
+    },
+    /// Both agreed; the rematch is the game `game_id` (connect to its socket).
+    RematchStarted {
+        version: u64,
+        game_id: String,
+    },
+    Left {
+        version: u64,
+        by: Side,
+    },
+    /// The last message was refused; nothing changed.
+    Error {
+        code: String,
+        message: String,
+    },
+    Pong,
+}
+
+/// A colour on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    Black,
+    White,
+}
+
+/// The `snapshot` message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SnapshotMsg {
+    pub version: u64,
+    pub game_id: String,
+    pub mode: String,
+    pub status: String,
+    /// `black`, `white`, `both` (same device) or `spectator`.
+    pub you: String,
+    pub players: PlayersMsg,
+    #[serde(flatten)]
+    pub position: PositionMsg,
+    pub clocks: Option<ClocksMsg>,
+    pub move_time_ms: Option<i64>,
+    pub last_move: Option<LastMoveMsg>,
+    pub moves: Vec<PlyMsg>,
+    pub draw_offer: Option<Side>,
+    pub rematch: RematchMsg,
+    pub result: Option<ResultMsg>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayersMsg {
+    pub black: PlayerMsg,
+    pub white: PlayerMsg,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerMsg {
+    pub name: String,
+    pub computer: bool,
+    /// `easy`, `medium` or `hard` for the computer.
+    pub level: Option<String>,
+}
+
+/// The board and what the side to move may do (flattened into its message).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PositionMsg {
+    /// 64 characters, a1 b1 … h1, a2 … h8: `X` Black, `O` White, `-` empty.
+    pub board: String,
+    pub to_move: Option<Side>,
+    pub legal: Vec<LegalMsg>,
+    pub counts: CountsMsg,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LegalMsg {
+    pub square: String,
+    pub flips: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CountsMsg {
+    pub black: u8,
+    pub white: u8,
+    pub empty: u8,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlyMsg {
+    pub number: usize,
+    pub color: Side,
+    /// A square, or `pass`.
+    #[serde(rename = "move")]
+    pub mv: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastMoveMsg {
+    pub number: usize,
+    pub color: Side,
+    pub square: String,
+    pub flips: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClocksMsg {
+    pub black_ms: i64,
+    pub white_ms: i64,
+    pub running: Option<Side>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RematchMsg {
+    pub asked: Vec<Side>,
+    pub left: Vec<Side>,
+    pub game_id: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResultMsg {
+    /// `black`, `white`, `draw`, or null when aborted.
+    pub winner: Option<String>,
+    /// `normal`, `resignation`, `timeout`, `agreed_draw` or `aborted`.
+    pub reason: String,
+}
+
+impl ServerMsg {
+    /// The snapshot sent to someone in seat `you`.
+    pub fn snapshot(snapshot: &Snapshot, you: Seat) -> ServerMsg {
+        ServerMsg::Snapshot(Box::new(SnapshotMsg {
+            version: snapshot.version,
+            game_id: snapshot.game_id.to_string(),
+            mode: snapshot.mode.to_string(),
+            status: snapshot.status.to_string(),
+            you: you.as_str().to_owned(),
+            players: PlayersMsg {
+                black: PlayerMsg::from(&snapshot.black),
+                white: PlayerMsg::from(&snapshot.white),
+            },
+            position: PositionMsg::from(&snapshot.position),
+            clocks: snapshot.clocks.map(ClocksMsg::from),
+            move_time_ms: snapshot.move_time_ms,
+            last_move: snapshot.last_move.map(LastMoveMsg::from),
+            moves: snapshot.moves.iter().map(PlyMsg::from).collect(),
+            draw_offer: snapshot.draw_offer.map(Side::from),
+            rematch: RematchMsg {
+                asked: snapshot.rematch.asked.iter().copied().map(Side::from).collect(),
+                left: snapshot.rematch.left.iter().copied().map(Side::from).collect(),
+                game_id: snapshot.rematch.next_game.as_ref().map(ToString::to_string),
+            },
+            result: snapshot.ending.map(ResultMsg::from),
+        }))
+    }
+
+    /// The message broadcasting a public event; `None` for the driver's instructions.
+    pub fn from_event(event: &Event) -> Option<ServerMsg> {
+        Some(match event {
+            Event::Moved { version, plies, last_move, position, clocks, .. } => ServerMsg::Moved {
+                version: *version,
+                plies: plies.iter().map(PlyMsg::from).collect(),
+                last_move: LastMoveMsg::from(*last_move),
+                position: PositionMsg::from(position),
+                clocks: clocks.map(ClocksMsg::from),
+            },
+            Event::Undone { version, ply_count, last_move, position } => ServerMsg::Undone {
+                version: *version,
+                ply_count: *ply_count,
+                last_move: last_move.map(LastMoveMsg::from),
+                position: PositionMsg::from(position),
+            },
+            Event::DrawOffered { version, by } => {
+                ServerMsg::DrawOffered { version: *version, by: Side::from(*by) }
+            }
+            Event::DrawDeclined { version, by } => {
+                ServerMsg::DrawDeclined { version: *version, by: Side::from(*by) }
+            }
+            Event::Ended { version, ending, counts } => ServerMsg::Ended {
+                version: *version,
+                status: ending.status().to_string(),
+                result: ResultMsg::from(*ending),
+                counts: CountsMsg { black: counts.black, white: counts.white, empty: counts.empty },
+            },
+            Event::RematchAsked { version, by } => {
+                ServerMsg::RematchAsked { version: *version, by: Side::from(*by) }
+            }
+            Event::RematchStarted { version, game_id, .. } => {
+                ServerMsg::RematchStarted { version: *version, game_id: game_id.to_string() }
+            }
+            Event::Left { version, by } => {
+                ServerMsg::Left { version: *version, by: Side::from(*by) }
+            }
+            Event::StartSearch(_) | Event::CancelSearch(_) => return None,
+        })
+    }
+
+    /// An `error` message.
+    pub fn error(code: &str, message: impl Display) -> ServerMsg {
+        ServerMsg::Error { code: code.to_owned(), message: message.to_string() }
+    }
+
+    /// The message's type, e.g. `"moved"`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ServerMsg::Snapshot(_) => "snapshot",
+            ServerMsg::Moved { .. } => "moved",
+            ServerMsg::Undone { .. } => "undone",
+            ServerMsg::DrawOffered { .. } => "draw_offered",
+            ServerMsg::DrawDeclined { .. } => "draw_declined",
+            ServerMsg::Ended { .. } => "ended",
+            ServerMsg::RematchAsked { .. } => "rematch_asked",
+            ServerMsg::RematchStarted { .. } => "rematch_started",
+            ServerMsg::Left { .. } => "left",
+            ServerMsg::Error { .. } => "error",
+            ServerMsg::Pong => "pong",
+        }
+    }
+
+    /// The frame text.
+    pub fn to_json(&self) -> String {
+        // Plain structs with text keys always serialize.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+impl From<CommandError> for ServerMsg {
+    fn from(error: CommandError) -> ServerMsg {
+        ServerMsg::error(error.code(), error)
+    }
+}
+
+impl From<&ProtocolError> for ServerMsg {
+    fn from(error: &ProtocolError) -> ServerMsg {
+        ServerMsg::error(error.code(), error)
+    }
+}
+
+impl From<Color> for Side {
+    fn from(color: Color) -> Side {
+        match color {
+            Color::Black => Side::Black,
+            Color::White => Side::White,
+        }
+    }
+}
+
+impl From<Side> for Color {
+    fn from(side: Side) -> Color {
+        match side {
+            Side::Black => Color::Black,
+            Side::White => Color::White,
+        }
+    }
+}
+
+impl From<&Player> for PlayerMsg {
+    fn from(player: &Player) -> PlayerMsg {
+        match player {
+            Player::Human(human) => {
+                PlayerMsg { name: human.name.to_string(), computer: false, level: None }
+            }
+            Player::Computer(level) => PlayerMsg {
+                name: "Computer".to_owned(),
+                computer: true,
+                level: Some(level.name().to_owned()),
+            },
+        }
+    }
+}
+
+impl From<&Position> for PositionMsg {
+    fn from(position: &Position) -> PositionMsg {
+        let counts = position.counts;
+        PositionMsg {
+            board: board_text(&position.board),
+            to_move: position.to_move.map(Side::from),
+            legal: position
+                .legal
+                .iter()
+                .map(|legal| LegalMsg {
+                    square: legal.square.to_string(),
+                    flips: square_list(legal.flips),
+                })
+                .collect(),
+            counts: CountsMsg { black: counts.black, white: counts.white, empty: counts.empty },
+        }
+    }
+}
+
+impl From<&Ply> for PlyMsg {
+    fn from(ply: &Ply) -> PlyMsg {
+        PlyMsg { number: ply.number, color: Side::from(ply.color), mv: ply.mv.to_string() }
+    }
+}
+
+impl From<LastMove> for LastMoveMsg {
+    fn from(last: LastMove) -> LastMoveMsg {
+        LastMoveMsg {
+            number: last.number,
+            color: Side::from(last.color),
+            square: last.square.to_string(),
+            flips: square_list(last.flips),
+        }
+    }
+}
+
+impl From<Clocks> for ClocksMsg {
+    fn from(clocks: Clocks) -> ClocksMsg {
+        ClocksMsg {
+            black_ms: clocks.black_ms,
+            white_ms: clocks.white_ms,
+            running: clocks.running.map(Side::from),
+        }
+    }
+}
+
+impl From<Ending> for ResultMsg {
+    fn from(ending: Ending) -> ResultMsg {
+        ResultMsg {
+            winner: ending.winner.map(|winner| winner.to_string()),
+            reason: ending.reason.to_string(),
+        }
+    }
+}
+
+/// The 64-character board: `X` Black, `O` White, `-` empty, from a1 to h8 row by row.
+pub fn board_text(board: &Board) -> String {
+    Square::ALL.iter().map(|&square| board.at(square).map_or('-', Color::letter)).collect()
+}
+
+fn square_list(squares: Bitboard) -> Vec<String> {
+    squares.into_iter().map(|square| square.to_string()).collect()
+}
+
+/// Serde through `Display` and `FromStr`, for squares and ids.
+mod as_text {
+    use super::*;
+
+    pub fn serialize<T: Display, S: serde::Serializer>(
+        value: &T,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(value)
+    }
+
+    pub fn deserialize<'de, T, D>(deserializer: D) -> Result<T, D::Error>
+    where
+        T: FromStr,
+        T::Err: Display,
+        D: serde::Deserializer<'de>,
+    {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}

@@ -1,0 +1,221 @@
+//! Friend games by link: rooms, whole games, clocks, spectators, rematch, restart.
+
+use serde_json::{Value, json};
+
+use crate::helpers::{Socket, TestApp, User, legal_squares, spawn_app, spawn_app_with};
+
+/// Ann creates a room, Bob joins; returns both with their sockets (black first) and the game id.
+async fn friend_game(app: &TestApp) -> (User, Socket, User, Socket, String, Value) {
+    let ann = app.user("Ann").await;
+    let bob = app.user("Bob").await;
+    let room: Value = ann.post("/api/rooms", &json!({})).await.json().await.unwrap();
+    let code = room["code"].as_str().unwrap().to_owned();
+    let joined = bob.post(&format!("/api/rooms/{code}/join"), &json!({})).await;
+    assert_eq!(joined.status(), 200);
+    let joined: Value = joined.json().await.unwrap();
+    let id = joined["game_id"].as_str().unwrap().to_owned();
+    let (ann_socket, ann_view) = ann.join(&id).await;
+    let (bob_socket, _) = bob.join(&id).await;
+    if ann_view["you"] == "black" {
+        (ann, ann_socket, bob, bob_socket, id, ann_view)
+    } else {
+        (bob, bob_socket, ann, ann_socket, id, ann_view)
+    }
+}
+
+#[actix_web::test]
+async fn a_room_link_expires_after_24_hours_and_unknown_links_are_not_found() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let room: Value = ann.post("/api/rooms", &json!({})).await.json().await.unwrap();
+    let code = room["code"].as_str().unwrap();
+    assert!(room["link"].as_str().unwrap().ends_with(&format!("/join/{code}")));
+    let created_to_expiry = room["expires_at"].as_i64().unwrap() - chrono_now_ms();
+    assert!((24 * 3600 * 1000 - 5_000..=24 * 3600 * 1000).contains(&created_to_expiry));
+    let missing = app.get("/api/rooms/abcdefgh").await;
+    assert_eq!(missing.status(), 404);
+}
+
+fn chrono_now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64
+}
+
+#[actix_web::test]
+async fn a_whole_friend_game_is_played_to_its_end_and_stored() {
+    let app = spawn_app().await;
+    let (black, mut black_socket, _white, mut white_socket, id, mut position) =
+        friend_game(&app).await;
+    let ended = loop {
+        let mover =
+            if position["to_move"] == "black" { &mut black_socket } else { &mut white_socket };
+        if let Some(square) = legal_squares(&position).first() {
+            // At a human pace: well under the per-socket message limit.
+            tokio::time::sleep(std::time::Duration::from_millis(60)).await;
+            mover.send(json!({ "type": "move", "square": square })).await;
+        }
+        let msg = black_socket.next().await.unwrap();
+        let echoed = white_socket.next().await.unwrap();
+        assert_eq!(msg, echoed, "both players see the same events");
+        match msg["type"].as_str() {
+            Some("moved") => position = msg,
+            Some("ended") => break msg,
+            other => panic!("unexpected {other:?}"),
+        }
+    };
+    let game: Value = black.get(&format!("/api/games/{id}")).await.json().await.unwrap();
+    assert_eq!(game["status"], "finished");
+    assert_eq!(game["mode"], "friend");
+    assert_eq!(game["result"]["winner"], ended["result"]["winner"]);
+    assert_eq!(game["result"]["black"], ended["counts"]["black"]);
+}
+
+#[actix_web::test]
+async fn moves_out_of_turn_and_illegal_moves_are_refused_and_change_nothing() {
+    let app = spawn_app().await;
+    let (_black, mut black_socket, _white, mut white_socket, _id, start) = friend_game(&app).await;
+    white_socket.send(json!({ "type": "move", "square": "d3" })).await;
+    let error = white_socket.expect("error").await;
+    assert_eq!(error["code"], "not_your_turn");
+    black_socket.send(json!({ "type": "move", "square": "a1" })).await;
+    let error = black_socket.expect("error").await;
+    assert_eq!(error["code"], "illegal_move");
+    let moved = black_socket.play("d3").await;
+    assert_eq!(moved["version"].as_u64().unwrap(), start["version"].as_u64().unwrap() + 1);
+}
+
+#[actix_web::test]
+async fn a_spectator_sees_moves_and_cannot_play() {
+    let app = spawn_app().await;
+    let (_black, mut black_socket, _white, _white_socket, id, _) = friend_game(&app).await;
+    let stranger = app.stranger();
+    let (mut watching, snapshot) = stranger.join(&id).await;
+    assert_eq!(snapshot["you"], "spectator");
+    black_socket.play("d3").await;
+    let seen = watching.expect("moved").await;
+    assert_eq!(seen["last_move"]["square"], "d3");
+    watching.send(json!({ "type": "move", "square": "c3" })).await;
+    assert_eq!(watching.expect("error").await["code"], "not_a_player");
+}
+
+#[actix_web::test]
+async fn resigning_ends_the_game_with_the_opponent_winning() {
+    let app = spawn_app().await;
+    let (_black, mut black_socket, _white, mut white_socket, _id, _) = friend_game(&app).await;
+    black_socket.play("d3").await;
+    white_socket.expect("moved").await;
+    white_socket.send(json!({ "type": "resign" })).await;
+    let ended = white_socket.expect("ended").await;
+    assert_eq!(ended["result"]["winner"], "black");
+    assert_eq!(ended["result"]["reason"], "resignation");
+}
+
+#[actix_web::test]
+async fn a_draw_offer_can_be_accepted() {
+    let app = spawn_app().await;
+    let (_black, mut black_socket, _white, mut white_socket, _id, _) = friend_game(&app).await;
+    black_socket.send(json!({ "type": "offer_draw" })).await;
+    assert_eq!(white_socket.expect("draw_offered").await["by"], "black");
+    white_socket.send(json!({ "type": "accept_draw" })).await;
+    let ended = black_socket.until("ended").await;
+    assert_eq!(ended["result"]["winner"], "draw");
+    assert_eq!(ended["result"]["reason"], "agreed_draw");
+}
+
+#[actix_web::test]
+async fn a_move_declines_a_pending_draw_offer() {
+    let app = spawn_app().await;
+    let (_black, mut black_socket, _white, mut white_socket, _id, _) = friend_game(&app).await;
+    black_socket.play("d3").await;
+    white_socket.expect("moved").await;
+    black_socket.send(json!({ "type": "offer_draw" })).await;
+    white_socket.expect("draw_offered").await;
+    white_socket.send(json!({ "type": "move", "square": "c3" })).await;
+    assert_eq!(white_socket.expect("draw_declined").await["by"], "white");
+}
+
+#[actix_web::test]
+async fn a_rematch_needs_both_and_swaps_colours() {
+    let app = spawn_app().await;
+    let (black, mut black_socket, white, mut white_socket, _id, _) = friend_game(&app).await;
+    black_socket.send(json!({ "type": "resign" })).await;
+    black_socket.expect("ended").await;
+    white_socket.expect("ended").await;
+    black_socket.send(json!({ "type": "rematch" })).await;
+    white_socket.expect("rematch_asked").await;
+    white_socket.send(json!({ "type": "rematch" })).await;
+    let started = white_socket.until("rematch_started").await;
+    let next = started["game_id"].as_str().unwrap();
+    let (_, black_view) = black.join(next).await;
+    let (_, white_view) = white.join(next).await;
+    assert_eq!(black_view["you"], "white");
+    assert_eq!(white_view["you"], "black");
+}
+
+#[actix_web::test]
+async fn running_out_of_time_after_the_first_moves_loses() {
+    let app = spawn_app_with(|settings| settings.move_time_ms = 600).await;
+    let (_black, mut black_socket, _white, mut white_socket, _id, _) = friend_game(&app).await;
+    black_socket.play("d3").await;
+    white_socket.expect("moved").await;
+    white_socket.play("c3").await;
+    black_socket.expect("moved").await;
+    let ended = black_socket.expect("ended").await;
+    assert_eq!(ended["result"]["reason"], "timeout");
+    assert_eq!(ended["result"]["winner"], "white");
+}
+
+#[actix_web::test]
+async fn a_first_move_never_made_aborts_the_game() {
+    let app = spawn_app_with(|settings| settings.move_time_ms = 600).await;
+    let (black, mut black_socket, _white, _white_socket, id, _) = friend_game(&app).await;
+    let ended = black_socket.expect("ended").await;
+    assert_eq!(ended["result"]["reason"], "aborted");
+    assert_eq!(ended["result"]["winner"], Value::Null);
+    let game: Value = black.get(&format!("/api/games/{id}")).await.json().await.unwrap();
+    assert_eq!(game["status"], "aborted");
+}
+
+#[actix_web::test]
+async fn reconnecting_resumes_the_game_exactly() {
+    let app = spawn_app().await;
+    let (black, mut black_socket, _white, mut white_socket, id, _) = friend_game(&app).await;
+    black_socket.play("d3").await;
+    white_socket.expect("moved").await;
+    drop(black_socket);
+    let (_, again) = black.join(&id).await;
+    let (_, white_again) = _white.join(&id).await;
+    assert_eq!(again["board"], white_again["board"]);
+    assert_eq!(again["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(again["you"], "black");
+}
+
+#[actix_web::test]
+async fn a_client_resuming_from_a_version_gets_only_what_it_missed() {
+    let app = spawn_app().await;
+    let (black, mut black_socket, _white, mut white_socket, id, start) = friend_game(&app).await;
+    black_socket.play("d3").await;
+    white_socket.expect("moved").await;
+    let mut socket = black.connect(&id).await;
+    socket.send(json!({ "type": "join", "game_id": id, "since": start["version"] })).await;
+    let missed = socket.expect("moved").await;
+    assert_eq!(missed["last_move"]["square"], "d3");
+}
+
+#[actix_web::test]
+async fn a_friend_game_survives_a_server_restart() {
+    let mut app = spawn_app().await;
+    let (mut black, mut black_socket, mut white, mut white_socket, id, _) = friend_game(&app).await;
+    black_socket.play("d3").await;
+    white_socket.expect("moved").await;
+    app.restart().await;
+    assert_eq!(black_socket.until("error").await["code"], "shutting_down");
+    black.reconnect_to(&app);
+    white.reconnect_to(&app);
+    let (_, view) = black.join(&id).await;
+    assert_eq!(view["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(view["to_move"], "white");
+    assert!(view["clocks"]["white_ms"].as_i64().unwrap() > 25_000, "{view}");
+    let (mut white_socket, _) = white.join(&id).await;
+    let moved = white_socket.play("c3").await;
+    assert_eq!(moved["last_move"]["square"], "c3");
+}

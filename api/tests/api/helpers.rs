@@ -1,0 +1,257 @@
+//! `spawn_app`: the real server on port 0 with a fresh SQLite file; users with their own
+//! cookies; WebSocket clients speaking the game protocol.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use outflank_api::configuration::{Secret, Settings};
+use outflank_api::startup::{Application, Stopper};
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+/// How long a test waits for a message before failing.
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A running server.
+pub struct TestApp {
+    pub url: String,
+    /// A browser: keeps the cookies the server sets.
+    pub client: reqwest::Client,
+    settings: Settings,
+    stopper: Stopper,
+    _data: TempDir,
+}
+
+/// A directory removed when dropped.
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Starts the server with a fresh embedded database and the default 30-s move time.
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(|_| {}).await
+}
+
+/// Starts the server with a fresh embedded database, after `adjust` changes the settings.
+pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
+    let dir = std::env::temp_dir().join(format!("outflank-test-{}", unique()));
+    let database = dir.join("outflank.sqlite");
+    let mut settings = Settings {
+        address: "127.0.0.1:0".parse().unwrap(),
+        database_url: Secret::new(format!("sqlite://{}?mode=rwc", database.display())),
+        ..Settings::from_lookup(|_| None).unwrap()
+    };
+    adjust(&mut settings);
+    let (url, stopper) = start(&settings).await;
+    TestApp { url, client: browser(), settings, stopper, _data: TempDir(dir) }
+}
+
+async fn start(settings: &Settings) -> (String, Stopper) {
+    let app = Application::build(settings).await.expect("server starts");
+    let url = format!("http://{}", app.address());
+    let stopper = app.stopper();
+    actix_web::rt::spawn(app.run_until_stopped());
+    (url, stopper)
+}
+
+fn unique() -> String {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos();
+    format!("{}-{nanos}", std::process::id())
+}
+
+/// A client that keeps cookies, like a browser.
+pub fn browser() -> reqwest::Client {
+    reqwest::Client::builder().cookie_store(true).build().unwrap()
+}
+
+impl TestApp {
+    /// Stops the server gracefully and starts a new one on the same database (another port).
+    pub async fn restart(&mut self) {
+        self.stopper.stop().await;
+        let (url, stopper) = start(&self.settings).await;
+        self.url = url;
+        self.stopper = stopper;
+    }
+
+    /// A person with a guest session named `nickname`.
+    pub async fn user(&self, nickname: &str) -> User {
+        let client = reqwest::Client::new();
+        let response = client
+            .post(format!("{}/api/session", self.url))
+            .json(&json!({ "nickname": nickname }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        let cookie = response.headers()["set-cookie"].to_str().unwrap();
+        let cookie = cookie.split(';').next().unwrap().to_owned();
+        User { base: self.url.clone(), client, cookie }
+    }
+
+    /// Someone without a session (a spectator).
+    pub fn stranger(&self) -> User {
+        User { base: self.url.clone(), client: reqwest::Client::new(), cookie: String::new() }
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client.get(format!("{}{path}", self.url)).send().await.unwrap()
+    }
+
+    pub async fn post_json(&self, path: &str, body: &Value) -> reqwest::Response {
+        self.client.post(format!("{}{path}", self.url)).json(body).send().await.unwrap()
+    }
+
+    /// Starts a guest session in [`TestApp::client`], asserting it succeeds.
+    pub async fn sign_in_as(&self, nickname: &str) -> Value {
+        let response = self.post_json("/api/session", &json!({ "nickname": nickname })).await;
+        assert_eq!(response.status(), 200);
+        response.json().await.unwrap()
+    }
+}
+
+/// One person: an HTTP client carrying their session cookie.
+pub struct User {
+    base: String,
+    client: reqwest::Client,
+    cookie: String,
+}
+
+impl User {
+    /// Follows the server to another address (after a restart).
+    pub fn reconnect_to(&mut self, app: &TestApp) {
+        self.base = app.url.clone();
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client
+            .get(format!("{}{path}", self.base))
+            .header("cookie", &self.cookie)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    pub async fn post(&self, path: &str, body: &Value) -> reqwest::Response {
+        self.client
+            .post(format!("{}{path}", self.base))
+            .header("cookie", &self.cookie)
+            .json(body)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// Starts a game with `body` (e.g. `{"mode": "same_device"}`) and returns its id.
+    pub async fn create_game(&self, body: Value) -> String {
+        let response = self.post("/api/games", &body).await;
+        assert_eq!(response.status(), 201, "{:?}", response.text().await);
+        let created: Value = response.json().await.unwrap();
+        created["id"].as_str().unwrap().to_owned()
+    }
+
+    /// Opens a socket on game `id` and joins it, returning the socket and the snapshot.
+    pub async fn join(&self, id: &str) -> (Socket, Value) {
+        let mut socket = self.connect(id).await;
+        socket.send(json!({ "type": "join", "game_id": id })).await;
+        let snapshot = socket.expect("snapshot").await;
+        (socket, snapshot)
+    }
+
+    /// Opens a socket on game `id` without joining.
+    pub async fn connect(&self, id: &str) -> Socket {
+        let ws_url = format!("{}/api/games/{id}/ws", self.base.replacen("http", "ws", 1));
+        let mut request = ws_url.into_client_request().unwrap();
+        if !self.cookie.is_empty() {
+            request.headers_mut().insert("cookie", self.cookie.parse().unwrap());
+        }
+        let (stream, _) =
+            tokio_tungstenite::connect_async(request).await.expect("websocket connects");
+        Socket { stream }
+    }
+}
+
+/// A game socket.
+pub struct Socket {
+    stream: tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+}
+
+impl Socket {
+    pub async fn send(&mut self, msg: Value) {
+        self.send_text(msg.to_string()).await;
+    }
+
+    pub async fn send_text(&mut self, text: String) {
+        self.stream.send(Message::text(text)).await.expect("socket open");
+    }
+
+    /// The next JSON message; `None` if the socket closed.
+    pub async fn next(&mut self) -> Option<Value> {
+        loop {
+            let frame = tokio::time::timeout(TIMEOUT, self.stream.next())
+                .await
+                .expect("a message in time")?;
+            match frame {
+                Ok(Message::Text(text)) => return Some(serde_json::from_str(&text).unwrap()),
+                Ok(Message::Close(_)) | Err(_) => return None,
+                Ok(_) => {}
+            }
+        }
+    }
+
+    /// The next message, which must have type `kind`.
+    pub async fn expect(&mut self, kind: &str) -> Value {
+        let msg =
+            self.next().await.unwrap_or_else(|| panic!("socket closed while waiting for {kind}"));
+        assert_eq!(msg["type"], kind, "expected {kind}, got {msg}");
+        msg
+    }
+
+    /// Skips messages until one of type `kind`.
+    pub async fn until(&mut self, kind: &str) -> Value {
+        loop {
+            let msg = self
+                .next()
+                .await
+                .unwrap_or_else(|| panic!("socket closed while waiting for {kind}"));
+            if msg["type"] == kind {
+                return msg;
+            }
+        }
+    }
+
+    /// Plays `square` and returns the `moved` event it causes.
+    pub async fn play(&mut self, square: &str) -> Value {
+        self.send(json!({ "type": "move", "square": square })).await;
+        self.expect("moved").await
+    }
+
+    /// Whether the server closed the socket (reading what is left).
+    pub async fn is_closed(&mut self) -> bool {
+        loop {
+            match tokio::time::timeout(TIMEOUT, self.stream.next()).await {
+                Ok(None) | Ok(Some(Err(_))) | Ok(Some(Ok(Message::Close(_)))) => return true,
+                Ok(Some(Ok(_))) => {}
+                Err(_) => return false,
+            }
+        }
+    }
+}
+
+/// The legal squares of a position message.
+pub fn legal_squares(position: &Value) -> Vec<String> {
+    position["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["square"].as_str().unwrap().to_owned())
+        .collect()
+}

@@ -1,0 +1,85 @@
+//! Records: export as text, import to continue against the computer.
+
+use serde_json::{Value, json};
+
+use crate::helpers::spawn_app;
+
+#[actix_web::test]
+async fn a_games_record_downloads_as_reversi_game_txt() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let id = ann.create_game(json!({ "mode": "same_device" })).await;
+    let (mut socket, _) = ann.join(&id).await;
+    for square in ["d3", "c3", "b3", "d2", "e1", "d6", "d7", "e3"] {
+        socket.play(square).await;
+    }
+    socket.send(json!({ "type": "move", "square": "f4" })).await;
+    socket.expect("moved").await;
+    socket.expect("ended").await;
+    let response = ann.get(&format!("/api/games/{id}/record")).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response.headers()["content-disposition"],
+        "attachment; filename=\"reversi-game.txt\""
+    );
+    assert_eq!(
+        response.text().await.unwrap(),
+        "Reversi game record, format 1\n\
+         Coordinates: files a to h left to right, ranks 1 to 8 top to bottom\n\
+         Start: White on d4 and e5, Black on d5 and e4, Black moves first\n\
+         Moves: 1. d3 c3 2. b3 d2 3. e1 d6 4. d7 e3 5. f4\n\
+         Result: Black 13, White 0\n"
+    );
+}
+
+#[actix_web::test]
+async fn an_imported_move_list_continues_against_the_computer_with_the_player_to_move() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let response =
+        ann.post("/api/games/import", &json!({ "record": "d3c5f6", "level": "easy" })).await;
+    assert_eq!(response.status(), 201);
+    let created: Value = response.json().await.unwrap();
+    let (_, snapshot) = ann.join(created["id"].as_str().unwrap()).await;
+    assert_eq!(snapshot["you"], "white");
+    assert_eq!(snapshot["to_move"], "white");
+    assert_eq!(snapshot["moves"].as_array().unwrap().len(), 3);
+}
+
+#[actix_web::test]
+async fn an_import_with_a_bad_move_names_it_and_creates_nothing() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let response =
+        ann.post("/api/games/import", &json!({ "record": "d3 c5 h9", "level": "easy" })).await;
+    assert_eq!(response.status(), 422);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "bad_record");
+    assert_eq!(body["error"]["message"], "move 3 \"h9\" is not a square");
+}
+
+#[actix_web::test]
+async fn an_unknown_game_is_not_found() {
+    let app = spawn_app().await;
+    assert_eq!(app.get("/api/games/abcdefghij").await.status(), 404);
+    assert_eq!(app.get("/api/games/../../etc").await.status(), 404);
+}
+
+#[actix_web::test]
+async fn creating_a_game_needs_a_session_and_a_known_mode() {
+    let app = spawn_app().await;
+    let stranger = app.stranger();
+    assert_eq!(stranger.post("/api/games", &json!({ "mode": "same_device" })).await.status(), 401);
+    let ann = app.user("Ann").await;
+    let response = ann.post("/api/games", &json!({ "mode": "chess" })).await;
+    assert_eq!(response.status(), 400);
+    let response = ann
+        .post("/api/games", &json!({ "mode": "computer", "level": "godlike", "color": "black" }))
+        .await;
+    assert_eq!(response.status(), 400);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(
+        body["error"]["message"],
+        "\"godlike\" is not a level; expected easy, medium or hard"
+    );
+}

@@ -1,0 +1,628 @@
+//! The store's behaviour, one story per rule, each run on SQLite (`sqlite::…`) and on PostgreSQL
+//! (`postgres::…`, from `TEST_DATABASE_URL`; see `storage_support`).
+
+mod storage_support;
+
+use outflank_api::domain::{
+    EndReason, GameId, GameStatus, Mode, PlayerId, RoomCode, Timestamp, Winner,
+};
+use outflank_api::storage::{
+    Backend, DbError, FinishedGame, GameRecord, GameRow, MoveRow, NewGame, NewRoom, RoomMember,
+    RoomRow, Seat, Store,
+};
+use outflank_engine::ai::Level;
+use outflank_engine::{Board, Move, Square};
+use sqlx::Executor;
+use storage_support::Db;
+
+/// Declares each story as a test on both backends.
+macro_rules! on_both_backends {
+    ($($story:ident),+ $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $story() {
+                    crate::storage_support::run_sqlite(super::$story).await;
+                }
+            )+
+        }
+
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $story() {
+                    crate::storage_support::run_postgres(super::$story).await;
+                }
+            )+
+        }
+    };
+}
+
+on_both_backends!(
+    connecting_again_runs_no_migration_and_keeps_the_data,
+    a_reachable_database_answers_ping,
+    a_created_game_reads_back_exactly,
+    creating_a_game_with_a_taken_id_is_a_conflict,
+    an_unknown_game_is_not_found_by_any_method,
+    moves_read_back_in_order_with_passes,
+    appending_the_same_ply_twice_is_a_conflict,
+    skipping_a_ply_is_a_conflict,
+    concurrent_appends_of_one_ply_store_exactly_one,
+    truncating_removes_the_later_plies,
+    a_game_finishes_exactly_once,
+    an_ended_game_takes_no_more_writes,
+    a_game_cannot_finish_as_live,
+    the_turn_start_is_stored,
+    live_games_are_the_live_ones_with_their_moves,
+    recent_games_are_a_players_ended_games_newest_first,
+    a_created_room_reads_back_exactly,
+    creating_a_room_with_a_taken_code_is_a_conflict,
+    an_unknown_room_is_not_found_by_any_method,
+    a_second_guest_cannot_join_a_room,
+    racing_guests_leave_exactly_one_in_the_room,
+    a_room_counts_its_games,
+    a_room_game_must_exist,
+    the_first_stored_setting_wins,
+    racing_nodes_agree_on_a_setting,
+    corrupt_stored_text_is_an_error_not_a_panic,
+);
+
+const T0: Timestamp = Timestamp(1_764_000_000_000);
+
+/// A distinct valid player id for each `n` below 50.
+fn player(n: usize) -> PlayerId {
+    let letters = "23456789abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ";
+    let letter = letters.chars().nth(n).expect("n below the alphabet's length");
+    format!("guestguestguest{letter}").parse().expect("a valid player id")
+}
+
+fn new_game() -> NewGame {
+    NewGame {
+        id: GameId::generate(),
+        mode: Mode::Friend,
+        level: None,
+        black: Seat { id: Some(player(1)), name: "Ann".into() },
+        white: Seat { id: Some(player(2)), name: "Bob".into() },
+        start_position: Board::start(),
+        move_time_ms: Some(30_000),
+        room_code: None,
+        rated: false,
+        created_at: T0,
+        turn_started_at: Some(T0),
+    }
+}
+
+/// The row `create_game` should have written for `game`.
+fn created(game: &NewGame) -> GameRow {
+    GameRow {
+        id: game.id.clone(),
+        mode: game.mode,
+        level: game.level,
+        black: game.black.clone(),
+        white: game.white.clone(),
+        status: GameStatus::Live,
+        winner: None,
+        end_reason: None,
+        black_discs: None,
+        white_discs: None,
+        start_position: game.start_position,
+        move_time_ms: game.move_time_ms,
+        room_code: game.room_code.clone(),
+        rated: game.rated,
+        created_at: game.created_at,
+        updated_at: game.created_at,
+        finished_at: None,
+        turn_started_at: game.turn_started_at,
+    }
+}
+
+fn finished(at: Timestamp) -> FinishedGame {
+    FinishedGame {
+        status: GameStatus::Finished,
+        winner: Some(Winner::Black),
+        end_reason: EndReason::Normal,
+        black_discs: 13,
+        white_discs: 0,
+        finished_at: at,
+    }
+}
+
+fn place(square: &str) -> Move {
+    Move::Place(square.parse::<Square>().expect("a square"))
+}
+
+/// Stores `game` and its moves `d3 c3 b3 …`, one second apart.
+async fn create_with_moves(store: &Store, game: &NewGame, moves: &[Move]) -> Vec<MoveRow> {
+    store.create_game(game).await.unwrap();
+    let mut rows = Vec::new();
+    for (ply, &mv) in (0u32..).zip(moves) {
+        let played_at = game.created_at.plus(1_000 * (i64::from(ply) + 1));
+        store.append_move(&game.id, ply, mv, played_at).await.unwrap();
+        rows.push(MoveRow { ply, mv, played_at });
+    }
+    rows
+}
+
+fn new_room() -> NewRoom {
+    NewRoom {
+        code: RoomCode::generate(),
+        host: RoomMember { id: player(1), name: "Ann".into() },
+        created_at: T0,
+        expires_at: T0.plus(24 * 60 * 60 * 1_000),
+    }
+}
+
+fn assert_conflict<T: std::fmt::Debug>(result: Result<T, DbError>) {
+    assert!(matches!(result, Err(DbError::Conflict)), "expected a conflict, got {result:?}");
+}
+
+fn assert_not_found<T: std::fmt::Debug>(result: Result<T, DbError>) {
+    assert!(matches!(result, Err(DbError::NotFound)), "expected not found, got {result:?}");
+}
+
+async fn connecting_again_runs_no_migration_and_keeps_the_data(db: Db) {
+    let game = new_game();
+    db.store.create_game(&game).await.unwrap();
+    for _ in 0..2 {
+        let again = Store::connect(&db.url).await.expect("connecting to a migrated database");
+        assert_eq!(again.load_game(&game.id).await.unwrap().game, created(&game));
+        again.close().await;
+    }
+}
+
+async fn a_reachable_database_answers_ping(db: Db) {
+    db.store.ping().await.unwrap();
+    let expected = if db.url.starts_with("sqlite") { Backend::Sqlite } else { Backend::Postgres };
+    assert_eq!(db.store.backend(), expected);
+}
+
+async fn a_created_game_reads_back_exactly(db: Db) {
+    let friend = new_game();
+    let imported = NewGame {
+        mode: Mode::Computer,
+        level: Some(Level::Hard),
+        white: Seat { id: None, name: "Computer (Hard)".into() },
+        start_position: format!("{}{}{} O", "X".repeat(8), "O".repeat(8), "-".repeat(48))
+            .parse()
+            .unwrap(),
+        move_time_ms: None,
+        room_code: Some(RoomCode::generate()),
+        rated: true,
+        turn_started_at: None,
+        ..new_game()
+    };
+    for game in [&friend, &imported] {
+        db.store.create_game(game).await.unwrap();
+        let record = db.store.load_game(&game.id).await.unwrap();
+        assert_eq!(record, GameRecord { game: created(game), moves: vec![] });
+    }
+}
+
+async fn creating_a_game_with_a_taken_id_is_a_conflict(db: Db) {
+    let game = new_game();
+    db.store.create_game(&game).await.unwrap();
+    let again = NewGame { mode: Mode::Quick, ..game.clone() };
+    assert_conflict(db.store.create_game(&again).await);
+    assert_eq!(db.store.load_game(&game.id).await.unwrap().game, created(&game));
+}
+
+async fn an_unknown_game_is_not_found_by_any_method(db: Db) {
+    let id = GameId::generate();
+    assert_not_found(db.store.load_game(&id).await);
+    assert_not_found(db.store.append_move(&id, 0, place("d3"), T0).await);
+    assert_not_found(db.store.truncate_moves(&id, 0).await);
+    assert_not_found(db.store.finish_game(&id, &finished(T0)).await);
+    assert_not_found(db.store.set_turn_started(&id, T0).await);
+}
+
+async fn moves_read_back_in_order_with_passes(db: Db) {
+    let game = new_game();
+    let line: Vec<Move> = ["d3", "c3", "b3", "b2", "f5", "a3", "a1", "c1"]
+        .into_iter()
+        .map(place)
+        .chain([Move::Pass, place("e3")])
+        .collect();
+    let moves = create_with_moves(&db.store, &game, &line).await;
+    let record = db.store.load_game(&game.id).await.unwrap();
+    let last = moves.last().unwrap().played_at;
+    assert_eq!(record, GameRecord { game: GameRow { updated_at: last, ..created(&game) }, moves });
+}
+
+async fn appending_the_same_ply_twice_is_a_conflict(db: Db) {
+    let game = new_game();
+    let moves = create_with_moves(&db.store, &game, &[place("d3")]).await;
+    assert_conflict(db.store.append_move(&game.id, 0, place("c4"), T0.plus(5_000)).await);
+    assert_eq!(db.store.load_game(&game.id).await.unwrap().moves, moves);
+}
+
+async fn skipping_a_ply_is_a_conflict(db: Db) {
+    let game = new_game();
+    db.store.create_game(&game).await.unwrap();
+    assert_conflict(db.store.append_move(&game.id, 1, place("d3"), T0).await);
+    assert_eq!(db.store.load_game(&game.id).await.unwrap().moves, vec![]);
+}
+
+async fn concurrent_appends_of_one_ply_store_exactly_one(db: Db) {
+    let game = new_game();
+    db.store.create_game(&game).await.unwrap();
+    let squares = ["d3", "c4", "f5", "e6", "d3", "c4", "f5", "e6", "d3", "c4"];
+    let tasks: Vec<_> = squares
+        .into_iter()
+        .map(|square| {
+            let (store, id) = (db.store.clone(), game.id.clone());
+            tokio::spawn(
+                async move { (square, store.append_move(&id, 0, place(square), T0).await) },
+            )
+        })
+        .collect();
+    let mut winners = Vec::new();
+    for task in tasks {
+        match task.await.unwrap() {
+            (square, Ok(())) => winners.push(square),
+            (_, Err(DbError::Conflict)) => {}
+            (_, Err(error)) => panic!("a racing append failed with {error}"),
+        }
+    }
+    assert_eq!(winners.len(), 1, "exactly one append wins: {winners:?}");
+    let expected = vec![MoveRow { ply: 0, mv: place(winners[0]), played_at: T0 }];
+    assert_eq!(db.store.load_game(&game.id).await.unwrap().moves, expected);
+}
+
+async fn truncating_removes_the_later_plies(db: Db) {
+    let game = NewGame { mode: Mode::Computer, move_time_ms: None, ..new_game() };
+    let line = ["d3", "c3", "b3", "b2", "f5"].map(place);
+    let moves = create_with_moves(&db.store, &game, &line).await;
+    assert_eq!(db.store.truncate_moves(&game.id, 3).await.unwrap(), 2);
+    assert_eq!(db.store.load_game(&game.id).await.unwrap().moves, moves[..3]);
+    assert_eq!(db.store.truncate_moves(&game.id, 3).await.unwrap(), 0);
+
+    // The freed ply can be played again, differently.
+    db.store.append_move(&game.id, 3, place("c5"), T0.plus(9_000)).await.unwrap();
+    let mut expected = moves[..3].to_vec();
+    expected.push(MoveRow { ply: 3, mv: place("c5"), played_at: T0.plus(9_000) });
+    assert_eq!(db.store.load_game(&game.id).await.unwrap().moves, expected);
+
+    assert_eq!(db.store.truncate_moves(&game.id, 0).await.unwrap(), 4);
+    assert_eq!(db.store.load_game(&game.id).await.unwrap().moves, vec![]);
+}
+
+async fn a_game_finishes_exactly_once(db: Db) {
+    let game = new_game();
+    let moves = create_with_moves(&db.store, &game, &[place("d3")]).await;
+    let end = finished(T0.plus(60_000));
+    db.store.finish_game(&game.id, &end).await.unwrap();
+
+    let expected = GameRow {
+        status: GameStatus::Finished,
+        winner: Some(Winner::Black),
+        end_reason: Some(EndReason::Normal),
+        black_discs: Some(13),
+        white_discs: Some(0),
+        updated_at: end.finished_at,
+        finished_at: Some(end.finished_at),
+        turn_started_at: None,
+        ..created(&game)
+    };
+    assert_eq!(db.store.load_game(&game.id).await.unwrap(), GameRecord { game: expected, moves });
+
+    let timeout = FinishedGame {
+        winner: Some(Winner::White),
+        end_reason: EndReason::Timeout,
+        finished_at: T0.plus(61_000),
+        ..end
+    };
+    assert_conflict(db.store.finish_game(&game.id, &timeout).await);
+    let aborted = FinishedGame { status: GameStatus::Aborted, winner: None, ..timeout };
+    assert_conflict(db.store.finish_game(&game.id, &aborted).await);
+    assert_eq!(db.store.load_game(&game.id).await.unwrap().game.winner, Some(Winner::Black));
+}
+
+async fn an_ended_game_takes_no_more_writes(db: Db) {
+    let game = new_game();
+    let moves = create_with_moves(&db.store, &game, &[place("d3")]).await;
+    let aborted = FinishedGame {
+        status: GameStatus::Aborted,
+        winner: None,
+        end_reason: EndReason::Aborted,
+        black_discs: 4,
+        white_discs: 1,
+        finished_at: T0.plus(40_000),
+    };
+    db.store.finish_game(&game.id, &aborted).await.unwrap();
+    let before = db.store.load_game(&game.id).await.unwrap();
+    assert_eq!(before.game.status, GameStatus::Aborted);
+    assert_eq!(before.game.winner, None);
+    assert_eq!(before.moves, moves);
+
+    assert_conflict(db.store.append_move(&game.id, 1, place("c3"), T0.plus(41_000)).await);
+    assert_conflict(db.store.truncate_moves(&game.id, 0).await);
+    assert_conflict(db.store.set_turn_started(&game.id, T0.plus(41_000)).await);
+    assert_eq!(db.store.load_game(&game.id).await.unwrap(), before);
+}
+
+async fn a_game_cannot_finish_as_live(db: Db) {
+    let game = new_game();
+    db.store.create_game(&game).await.unwrap();
+    let live = FinishedGame { status: GameStatus::Live, ..finished(T0) };
+    assert!(matches!(db.store.finish_game(&game.id, &live).await, Err(DbError::Other(_))));
+    assert_eq!(db.store.load_game(&game.id).await.unwrap().game, created(&game));
+}
+
+async fn the_turn_start_is_stored(db: Db) {
+    let game = new_game();
+    db.store.create_game(&game).await.unwrap();
+    let at = T0.plus(12_345);
+    db.store.set_turn_started(&game.id, at).await.unwrap();
+    let expected = GameRow { turn_started_at: Some(at), updated_at: at, ..created(&game) };
+    assert_eq!(db.store.load_game(&game.id).await.unwrap().game, expected);
+}
+
+async fn live_games_are_the_live_ones_with_their_moves(db: Db) {
+    assert_eq!(db.store.live_games().await.unwrap(), vec![]);
+    let first = new_game();
+    let over = NewGame { created_at: T0.plus(1), ..new_game() };
+    let quiet = NewGame { created_at: T0.plus(2), ..new_game() };
+    let first_moves = create_with_moves(&db.store, &first, &["d3", "c3"].map(place)).await;
+    create_with_moves(&db.store, &over, &["f5"].map(place)).await;
+    db.store.create_game(&quiet).await.unwrap();
+    db.store.finish_game(&over.id, &finished(T0.plus(99_000))).await.unwrap();
+
+    let live = db.store.live_games().await.unwrap();
+    let last = first_moves.last().unwrap().played_at;
+    let expected = vec![
+        GameRecord { game: GameRow { updated_at: last, ..created(&first) }, moves: first_moves },
+        GameRecord { game: created(&quiet), moves: vec![] },
+    ];
+    assert_eq!(live, expected);
+}
+
+async fn recent_games_are_a_players_ended_games_newest_first(db: Db) {
+    let me = player(7);
+    let mut ended = Vec::new();
+    for n in 0..4_i64 {
+        let seat = Seat { id: Some(me.clone()), name: "Me".into() };
+        let game = if n % 2 == 0 {
+            NewGame { black: seat, ..new_game() }
+        } else {
+            NewGame { white: seat, ..new_game() }
+        };
+        db.store.create_game(&game).await.unwrap();
+        let end = finished(T0.plus(1_000 * n));
+        db.store.finish_game(&game.id, &end).await.unwrap();
+        ended.push(db.store.load_game(&game.id).await.unwrap().game);
+    }
+    // Neither a live game of mine nor someone else's ended game is listed.
+    let live = NewGame { black: Seat { id: Some(me.clone()), name: "Me".into() }, ..new_game() };
+    db.store.create_game(&live).await.unwrap();
+    let other = new_game();
+    db.store.create_game(&other).await.unwrap();
+    db.store.finish_game(&other.id, &finished(T0.plus(10_000))).await.unwrap();
+
+    ended.reverse();
+    assert_eq!(db.store.recent_games(&me, 10).await.unwrap(), ended);
+    assert_eq!(db.store.recent_games(&me, 2).await.unwrap(), ended[..2]);
+    assert_eq!(db.store.recent_games(&player(9), 10).await.unwrap(), vec![]);
+}
+
+async fn a_created_room_reads_back_exactly(db: Db) {
+    let room = new_room();
+    db.store.create_room(&room).await.unwrap();
+    let expected = RoomRow {
+        code: room.code.clone(),
+        host: room.host.clone(),
+        guest: None,
+        created_at: room.created_at,
+        expires_at: room.expires_at,
+        game_id: None,
+        games_played: 0,
+    };
+    assert_eq!(db.store.room(&room.code).await.unwrap(), expected);
+}
+
+async fn creating_a_room_with_a_taken_code_is_a_conflict(db: Db) {
+    let room = new_room();
+    db.store.create_room(&room).await.unwrap();
+    let again = NewRoom { host: RoomMember { id: player(3), name: "Cy".into() }, ..room.clone() };
+    assert_conflict(db.store.create_room(&again).await);
+    assert_eq!(db.store.room(&room.code).await.unwrap().host, room.host);
+}
+
+async fn an_unknown_room_is_not_found_by_any_method(db: Db) {
+    let code = RoomCode::generate();
+    let guest = RoomMember { id: player(2), name: "Bob".into() };
+    assert_not_found(db.store.room(&code).await);
+    assert_not_found(db.store.join_room(&code, &guest).await);
+    let game = new_game();
+    db.store.create_game(&game).await.unwrap();
+    assert_not_found(db.store.set_room_game(&code, &game.id).await);
+}
+
+async fn a_second_guest_cannot_join_a_room(db: Db) {
+    let room = new_room();
+    db.store.create_room(&room).await.unwrap();
+    let bob = RoomMember { id: player(2), name: "Bob".into() };
+    let joined = db.store.join_room(&room.code, &bob).await.unwrap();
+    assert_eq!(joined.guest, Some(bob.clone()));
+    assert_eq!(db.store.room(&room.code).await.unwrap(), joined);
+
+    // Bob again (another tab, a new nickname) is still Bob; Cy is turned away.
+    let renamed = RoomMember { name: "Bobby".into(), ..bob };
+    assert_eq!(
+        db.store.join_room(&room.code, &renamed).await.unwrap().guest,
+        Some(renamed.clone())
+    );
+    let cy = RoomMember { id: player(3), name: "Cy".into() };
+    assert_conflict(db.store.join_room(&room.code, &cy).await);
+    assert_eq!(db.store.room(&room.code).await.unwrap().guest, Some(renamed));
+}
+
+async fn racing_guests_leave_exactly_one_in_the_room(db: Db) {
+    let room = new_room();
+    db.store.create_room(&room).await.unwrap();
+    let tasks: Vec<_> = (10..20)
+        .map(|n| {
+            let (store, code) = (db.store.clone(), room.code.clone());
+            let guest = RoomMember { id: player(n), name: format!("Guest {n}") };
+            tokio::spawn(async move { (guest.clone(), store.join_room(&code, &guest).await) })
+        })
+        .collect();
+    let mut winners = Vec::new();
+    for task in tasks {
+        match task.await.unwrap() {
+            (guest, Ok(_)) => winners.push(guest),
+            (_, Err(DbError::Conflict)) => {}
+            (_, Err(error)) => panic!("a racing join failed with {error}"),
+        }
+    }
+    assert_eq!(winners.len(), 1, "exactly one guest joins: {winners:?}");
+    assert_eq!(db.store.room(&room.code).await.unwrap().guest.as_ref(), winners.first());
+}
+
+async fn a_room_counts_its_games(db: Db) {
+    let room = new_room();
+    db.store.create_room(&room).await.unwrap();
+    for n in 1..=3_u32 {
+        let game = NewGame { room_code: Some(room.code.clone()), ..new_game() };
+        db.store.create_game(&game).await.unwrap();
+        db.store.set_room_game(&room.code, &game.id).await.unwrap();
+        let stored = db.store.room(&room.code).await.unwrap();
+        assert_eq!((stored.game_id, stored.games_played), (Some(game.id.clone()), n));
+        assert_eq!(
+            db.store.load_game(&game.id).await.unwrap().game.room_code,
+            Some(room.code.clone())
+        );
+    }
+}
+
+async fn a_room_game_must_exist(db: Db) {
+    let room = new_room();
+    db.store.create_room(&room).await.unwrap();
+    assert_not_found(db.store.set_room_game(&room.code, &GameId::generate()).await);
+    let stored = db.store.room(&room.code).await.unwrap();
+    assert_eq!((stored.game_id, stored.games_played), (None, 0));
+}
+
+async fn the_first_stored_setting_wins(db: Db) {
+    assert_eq!(db.store.setting("session_secret").await.unwrap(), None);
+    assert_eq!(db.store.setting_or_insert("session_secret", "first").await.unwrap(), "first");
+    assert_eq!(db.store.setting_or_insert("session_secret", "second").await.unwrap(), "first");
+    assert_eq!(db.store.setting("session_secret").await.unwrap(), Some("first".into()));
+    assert_eq!(db.store.setting_or_insert("other", "x").await.unwrap(), "x");
+}
+
+async fn racing_nodes_agree_on_a_setting(db: Db) {
+    let tasks: Vec<_> = (0..10)
+        .map(|n| {
+            let store = db.store.clone();
+            tokio::spawn(async move { store.setting_or_insert("secret", &format!("v{n}")).await })
+        })
+        .collect();
+    let mut values = Vec::new();
+    for task in tasks {
+        values.push(task.await.unwrap().unwrap());
+    }
+    let stored = db.store.setting("secret").await.unwrap().expect("a stored value");
+    assert!(values.iter().all(|value| *value == stored), "{values:?} vs {stored}");
+}
+
+async fn corrupt_stored_text_is_an_error_not_a_panic(db: Db) {
+    let game = new_game();
+    create_with_moves(&db.store, &game, &[place("d3")]).await;
+    let room = new_room();
+    db.store.create_room(&room).await.unwrap();
+
+    sqlx::any::install_default_drivers();
+    let raw = sqlx::AnyPool::connect(&db.url).await.unwrap();
+    let corrupt = [
+        ("UPDATE games SET mode = 'chess' WHERE id = $1", "games.mode"),
+        ("UPDATE games SET mode = 'friend', black_discs = 300 WHERE id = $1", "black_discs"),
+        (
+            "UPDATE games SET black_discs = NULL, start_position = 'x' WHERE id = $1",
+            "games.start_position",
+        ),
+    ];
+    for (sql, column) in corrupt {
+        raw.execute(sqlx::query(sql).bind(game.id.as_str())).await.unwrap();
+        for result in
+            [db.store.load_game(&game.id).await.map(drop), db.store.live_games().await.map(drop)]
+        {
+            match result {
+                Err(DbError::Other(message)) => assert!(message.contains(column), "{message}"),
+                other => panic!("expected an error naming {column}, got {other:?}"),
+            }
+        }
+    }
+    raw.execute(
+        sqlx::query("UPDATE moves SET mv = 'z9' WHERE game_id = $1").bind(game.id.as_str()),
+    )
+    .await
+    .unwrap();
+    raw.execute(
+        sqlx::query("UPDATE games SET start_position = $2 WHERE id = $1")
+            .bind(game.id.as_str())
+            .bind(Board::start().to_string()),
+    )
+    .await
+    .unwrap();
+    assert!(
+        matches!(db.store.load_game(&game.id).await, Err(DbError::Other(m)) if m.contains("moves.mv"))
+    );
+
+    raw.execute(
+        sqlx::query("UPDATE rooms SET guest_id = 'nobody', guest_name = 'X' WHERE code = $1")
+            .bind(room.code.as_str()),
+    )
+    .await
+    .unwrap();
+    assert!(
+        matches!(db.store.room(&room.code).await, Err(DbError::Other(m)) if m.contains("rooms.guest_id"))
+    );
+    raw.close().await;
+}
+
+#[tokio::test]
+async fn an_unsupported_url_is_refused_by_name() {
+    let error = Store::connect("mysql://root:hunter2@127.0.0.1/outflank").await.unwrap_err();
+    let message = error.to_string();
+    assert!(message.contains("mysql://root:***@127.0.0.1/outflank"), "{message}");
+    assert!(!message.contains("hunter2"), "{message}");
+}
+
+#[tokio::test]
+async fn connection_errors_and_debug_output_hide_the_password() {
+    // An impossible port fails at once; a refused connection is retried for seconds first.
+    let error =
+        Store::connect("postgres://app:hunter2@127.0.0.1:99999/outflank").await.unwrap_err();
+    let message = error.to_string();
+    assert!(message.contains("postgres://app:***@127.0.0.1:99999/outflank"), "{message}");
+    assert!(!message.contains("hunter2"), "{message}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let store =
+        Store::connect(&format!("sqlite://{}", dir.path().join("a.db").display())).await.unwrap();
+    assert!(format!("{store:?}").starts_with("Store { backend: Sqlite, url: \"sqlite://"));
+    store.close().await;
+}
+
+#[tokio::test]
+async fn an_sqlite_database_gets_its_directory_and_wal() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a").join("b").join("outflank.db");
+    let store = Store::connect(&format!("sqlite://{}", path.display())).await.unwrap();
+    assert!(path.exists());
+    store.close().await;
+
+    let raw = sqlx::AnyPool::connect(&format!("sqlite://{}", path.display())).await.unwrap();
+    let mode: String = sqlx::Row::get(&raw.fetch_one("PRAGMA journal_mode").await.unwrap(), 0);
+    assert_eq!(mode, "wal");
+    raw.close().await;
+}
+
+#[tokio::test]
+async fn an_in_memory_sqlite_database_works() {
+    let store = Store::connect("sqlite::memory:").await.unwrap();
+    let game = new_game();
+    store.create_game(&game).await.unwrap();
+    assert_eq!(store.load_game(&game.id).await.unwrap().game, created(&game));
+    store.close().await;
+}
