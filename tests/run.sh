@@ -28,8 +28,11 @@ cargo fmt --all -- --check
 step "lints"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-step "tests"
+step "tests (the server on SQLite; the store on SQLite and PostgreSQL)"
 cargo test --workspace --locked
+
+step "the server's tests again, on PostgreSQL"
+OUTFLANK_TEST_BACKEND=postgres cargo test --locked -p outflank-api --test api
 
 echo
 echo "all tests passed"

@@ -11,6 +11,8 @@ use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
+use crate::storage_support::{TempDatabase, admin_url};
+
 /// How long a test waits for a message before failing.
 const TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -22,6 +24,7 @@ pub struct TestApp {
     settings: Settings,
     stopper: Stopper,
     _data: TempDir,
+    _postgres: Option<TempDatabase>,
 }
 
 /// A directory removed when dropped.
@@ -41,15 +44,25 @@ pub async fn spawn_app() -> TestApp {
 /// Starts the server with a fresh embedded database, after `adjust` changes the settings.
 pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     let dir = std::env::temp_dir().join(format!("outflank-test-{}", unique()));
-    let database = dir.join("outflank.sqlite");
+    let postgres = match std::env::var("OUTFLANK_TEST_BACKEND").as_deref() {
+        Ok("postgres") => {
+            let admin = admin_url().expect("OUTFLANK_TEST_BACKEND=postgres needs TEST_DATABASE_URL");
+            Some(TempDatabase::create(&admin).await)
+        }
+        _ => None,
+    };
+    let database_url = match &postgres {
+        Some(database) => database.url.clone(),
+        None => format!("sqlite://{}?mode=rwc", dir.join("outflank.sqlite").display()),
+    };
     let mut settings = Settings {
         address: "127.0.0.1:0".parse().unwrap(),
-        database_url: Secret::new(format!("sqlite://{}?mode=rwc", database.display())),
+        database_url: Secret::new(database_url),
         ..Settings::from_lookup(|_| None).unwrap()
     };
     adjust(&mut settings);
     let (url, stopper) = start(&settings).await;
-    TestApp { url, client: browser(), settings, stopper, _data: TempDir(dir) }
+    TestApp { url, client: browser(), settings, stopper, _data: TempDir(dir), _postgres: postgres }
 }
 
 async fn start(settings: &Settings) -> (String, Stopper) {

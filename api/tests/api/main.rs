@@ -1,7 +1,12 @@
 //! Black-box tests of the server: each starts the real application on a free port with a fresh
-//! database and talks to it over HTTP and WebSocket.
+//! database and talks to it over HTTP and WebSocket. The database is a new SQLite file, or a new
+//! PostgreSQL database (from `TEST_DATABASE_URL`) when `OUTFLANK_TEST_BACKEND=postgres`.
 
 mod helpers;
+// Shared with the storage tests: fresh PostgreSQL databases. Each test binary uses part of it.
+#[allow(dead_code)]
+#[path = "../storage_support/mod.rs"]
+mod storage_support;
 
 mod computer;
 mod friends;

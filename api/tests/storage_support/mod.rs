@@ -41,7 +41,7 @@ where
 }
 
 /// `TEST_DATABASE_URL`, or `None` (after a note) when `OUTFLANK_SKIP_POSTGRES=1`.
-fn admin_url() -> Option<String> {
+pub fn admin_url() -> Option<String> {
     if let Ok(url) = std::env::var("TEST_DATABASE_URL") {
         if !url.is_empty() {
             return Some(url);
@@ -59,14 +59,14 @@ fn admin_url() -> Option<String> {
 }
 
 /// A database with a random name; dropping the guard drops the database.
-struct TempDatabase {
+pub struct TempDatabase {
     admin_url: String,
     name: String,
-    url: String,
+    pub url: String,
 }
 
 impl TempDatabase {
-    async fn create(admin_url: &str) -> TempDatabase {
+    pub async fn create(admin_url: &str) -> TempDatabase {
         let suffix: String = rand::rng()
             .sample_iter(rand::distr::Alphanumeric)
             .take(16)
