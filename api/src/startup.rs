@@ -103,7 +103,7 @@ impl Application {
                 .app_data(origins.clone())
                 .app_data(routes::error::json_config())
                 .wrap(middleware::from_fn(check_origin))
-                .wrap(middleware::Logger::new("%r %s %Dms"))
+                .wrap(middleware::from_fn(routes::tracing_span::request_span))
                 .configure(routes::configure)
         })
         .disable_signals()

@@ -7,6 +7,7 @@ pub mod origin;
 mod pages;
 mod rooms;
 pub mod session;
+pub mod tracing_span;
 mod ws;
 
 use actix_web::web::ServiceConfig;

@@ -122,6 +122,18 @@ async fn a_draw_offer_can_be_accepted() {
 }
 
 #[actix_web::test]
+async fn a_draw_offer_can_be_declined_and_the_game_goes_on() {
+    let app = spawn_app().await;
+    let (_black, mut black_socket, _white, mut white_socket, _id, _) = friend_game(&app).await;
+    black_socket.send(json!({ "type": "offer_draw" })).await;
+    white_socket.expect("draw_offered").await;
+    white_socket.send(json!({ "type": "decline_draw" })).await;
+    assert_eq!(black_socket.until("draw_declined").await["by"], "white");
+    let moved = black_socket.play("d3").await;
+    assert_eq!(moved["last_move"]["square"], "d3");
+}
+
+#[actix_web::test]
 async fn a_move_declines_a_pending_draw_offer() {
     let app = spawn_app().await;
     let (_black, mut black_socket, _white, mut white_socket, _id, _) = friend_game(&app).await;

@@ -46,7 +46,8 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     let dir = std::env::temp_dir().join(format!("outflank-test-{}", unique()));
     let postgres = match std::env::var("OUTFLANK_TEST_BACKEND").as_deref() {
         Ok("postgres") => {
-            let admin = admin_url().expect("OUTFLANK_TEST_BACKEND=postgres needs TEST_DATABASE_URL");
+            let admin =
+                admin_url().expect("OUTFLANK_TEST_BACKEND=postgres needs TEST_DATABASE_URL");
             Some(TempDatabase::create(&admin).await)
         }
         _ => None,
