@@ -40,3 +40,4 @@ pub mod solve;
 
 // Computer players.
 pub mod ai;
+pub use ai::Level;

@@ -69,7 +69,7 @@ pub(crate) fn flips(p: u64, o: u64, square: usize) -> u64 {
     let mut d = 0;
     while d < 4 {
         // Towards higher indices the nearest square along the ray is its lowest bit.
-        let ray = RAYS[d][square];
+        let ray = RAYS[d][square & 63];
         let stop = ray & !o;
         let first = stop & stop.wrapping_neg();
         let closed = ((first & p) != 0) as u64;
@@ -79,7 +79,7 @@ pub(crate) fn flips(p: u64, o: u64, square: usize) -> u64 {
     while d < 8 {
         // Towards lower indices the nearest square is the highest bit; bit 0 stands in when
         // the ray holds only opponent discs, and cannot close a line unless it is on the ray.
-        let ray = RAYS[d][square];
+        let ray = RAYS[d][square & 63];
         let stop = (ray & !o) | 1;
         let first = 1u64 << (63 - stop.leading_zeros());
         let closed = ((first & p & ray) != 0) as u64;
@@ -87,6 +87,31 @@ pub(crate) fn flips(p: u64, o: u64, square: usize) -> u64 {
         d += 1;
     }
     flipped
+}
+
+/// How many discs `p` flips by playing on `square` when every other square is filled (the
+/// last empty square of a game): 0 if the move is not legal. Cheaper than [`flips`] because
+/// every square on a ray up to `p`'s nearest disc belongs to the opponent.
+#[inline]
+pub(crate) fn last_flip_count(p: u64, square: usize) -> u32 {
+    let mut flipped = 0;
+    let mut d = 0;
+    while d < 4 {
+        let ray = RAYS[d][square & 63];
+        let own = ray & p;
+        let first = own & own.wrapping_neg();
+        let closed = (own != 0) as u64;
+        flipped |= first.wrapping_sub(1) & ray & closed.wrapping_neg();
+        d += 1;
+    }
+    while d < 8 {
+        let ray = RAYS[d][square & 63];
+        let first = 1u64 << (63 - ((ray & p) | 1).leading_zeros());
+        let closed = ((first & p & ray) != 0) as u64;
+        flipped |= ray & !(first | first.wrapping_sub(1)) & closed.wrapping_neg();
+        d += 1;
+    }
+    flipped.count_ones()
 }
 
 /// Squares next to a disc of `discs` (in any of the 8 directions), used for potential mobility.

@@ -57,9 +57,9 @@ impl Level {
             },
             Level::Hard => SearchLimits {
                 max_depth: 60,
-                node_budget: 1_500_000,
+                node_budget: 2_000_000,
                 exact_empties: 20,
-                exact_node_limit: 30_000_000,
+                exact_node_limit: 16_000_000,
             },
         }
     }

@@ -3,14 +3,18 @@
 //! One search serves every level: iterative deepening negamax alpha–beta with
 //! principal-variation search, a transposition table and move ordering, over the evaluation
 //! described [below](#evaluation); the last empties go to the exact
-//! [solver](crate::solve). Levels differ only in their budgets, which count nodes and never
-//! time, so the same position and level give the same move (and node count) on any machine.
+//! [solver](crate::solve). Levels differ in their budgets, which count nodes and never time,
+//! so the same position and level give the same move (and node count) on any machine; Easy
+//! also uses a simpler evaluation.
 //!
 //! | level | midgame search | exact endgame |
 //! |---|---|---|
-//! | Easy | 1 ply, square table, a seeded pick among moves within 0.8 disc of the best | — |
-//! | Medium | up to 6 plies, 20 000 nodes | last 10 empties |
-//! | Hard | unlimited depth, 1 500 000 nodes | last 20 empties (Win/loss/draw if the exact solve is too big) |
+//! | Easy | 1 ply, square table, a pick among moves within 0.8 disc of the best, seeded by the position | — |
+//! | Medium | up to 6 plies within 20 000 nodes | last 10 empties |
+//! | Hard | as deep as 2 000 000 nodes go (about 0.5 s) | last 20 empties, within 16 M solver nodes |
+//!
+//! When Hard's exact solve runs out of nodes, a win/loss/draw solve (half the nodes) decides
+//! if it finds a win or a draw; otherwise the midgame search plays.
 //!
 //! Scores are for the side to move in **1/100 disc**: `+250` is "about 2.5 discs ahead". An
 //! exact score is the final disc difference times 100 (empties count for nobody).

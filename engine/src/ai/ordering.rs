@@ -1,10 +1,11 @@
 //! Move ordering: likely-best moves first, so alpha–beta cuts off early.
 //!
-//! Each move is ranked by, best first: the transposition-table move; corners (and not X- or
-//! C-squares next to an empty corner); few replies for the opponent afterwards (corners
-//! counted twice); few empty squares next to the mover's discs afterwards (the opponent's
-//! potential mobility); and near the end, a move into a region with an odd number of empties
-//! (playing last in a region gains its discs for good).
+//! The transposition-table move comes first. The others are ranked by a sum of: few replies
+//! for the opponent afterwards (corner replies counted twice); few empty squares next to the
+//! mover's discs afterwards (the opponent's potential mobility); a bonus for corners and a
+//! penalty for X- and C-squares next to an empty corner; and, in the last 20 empties, a bonus
+//! for moving into a quadrant with an odd number of empties (parity: playing last in a region
+//! keeps its discs).
 
 use crate::movegen;
 

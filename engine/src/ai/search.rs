@@ -19,12 +19,17 @@ pub struct SearchLimits {
     pub node_budget: u64,
     /// With this many empties or fewer, the exact solver is tried first (0: never).
     pub exact_empties: u32,
-    /// Nodes the exact solver may visit before the midgame search takes over.
+    /// Nodes the exact solver may visit. If they run out, a win/loss/draw solve gets half as
+    /// many, and its move is played if it wins or draws; otherwise the midgame search decides.
     pub exact_node_limit: u64,
 }
 
 /// Larger than any score.
 const INFINITY: i32 = 30_000;
+
+/// Nodes with less depth left than this skip the transposition table: they are the most
+/// numerous and cheapest to redo, and would crowd out the valuable entries.
+const TABLE_DEPTH: u32 = 2;
 
 /// Nodes between two polls of the cancel flag.
 const POLL_INTERVAL: u64 = 1024;
@@ -72,7 +77,11 @@ impl Search {
     /// # Errors
     /// [`SearchError::GameOver`] if neither side can move; [`SearchError::Cancelled`] if
     /// `cancel` is set before or during the search (no move is returned then).
-    pub fn run(&mut self, board: &Board, cancel: Option<&AtomicBool>) -> Result<Choice, SearchError> {
+    pub fn run(
+        &mut self,
+        board: &Board,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<Choice, SearchError> {
         let is_cancelled = || cancel.is_some_and(|flag| flag.load(Ordering::Relaxed));
         if is_cancelled() {
             return Err(SearchError::Cancelled);
@@ -126,11 +135,13 @@ impl Search {
 enum Endgame {
     Solved(Choice),
     /// No move it could vouch for, after visiting `nodes` nodes.
-    Unsolved { nodes: u64 },
+    Unsolved {
+        nodes: u64,
+    },
 }
 
 /// The exact solver's choice: first the exact score; if that takes more than `limit` nodes,
-/// only who wins, and that move is kept if it wins or draws.
+/// only who wins (with half as many nodes), and that move is kept if it wins or draws.
 fn solve_end(
     board: &Board,
     limit: u64,
@@ -138,8 +149,9 @@ fn solve_end(
 ) -> Result<Endgame, SearchError> {
     let empties = board.empty().count();
     let mut spent = 0;
-    for goal in [Goal::Exact, Goal::WinLossDraw] {
-        let options = SolveOptions { goal, node_limit: Some(limit), cancel, ..SolveOptions::default() };
+    for (goal, node_limit) in [(Goal::Exact, limit), (Goal::WinLossDraw, limit / 2)] {
+        let options =
+            SolveOptions { goal, node_limit: Some(node_limit), cancel, ..SolveOptions::default() };
         match solve::solve_with(board, &options) {
             Ok(Solution { score, best: Some(mv), nodes }) if goal == Goal::Exact || score >= 0 => {
                 let exact = goal == Goal::Exact;
@@ -182,7 +194,14 @@ struct Worker<'a> {
 impl Worker<'_> {
     /// Iterative deepening from depth 1. The first iteration always completes; later ones stop
     /// when the node budget runs out. The root has at least one legal move.
-    fn deepen(&mut self, p: u64, o: u64, limits: SearchLimits, spread: i32, empties: u32) -> Choice {
+    fn deepen(
+        &mut self,
+        p: u64,
+        o: u64,
+        limits: SearchLimits,
+        spread: i32,
+        empties: u32,
+    ) -> Choice {
         let list = MoveList::ordered(p, o, movegen::moves(p, o), NO_MOVE);
         let mut roots = [RootMove { square: 0, flipped: 0, score: -INFINITY }; 64];
         let roots = &mut roots[..list.len()];
@@ -212,19 +231,22 @@ impl Worker<'_> {
             }
         }
 
-        let (mut square, score, depth, exact) = best;
+        let (mut square, mut score, depth, exact) = best;
         if spread > 0 {
-            // Among the moves within `spread` of the best, pick one by the position's hash.
-            let mut candidates = [0u8; 64];
+            // Among the moves within `spread` of the best, pick one by the position's hash,
+            // in square order so that the pick does not depend on the search order.
+            let mut candidates = [(0u8, 0i32); 64];
             let mut count = 0;
             for root in roots.iter().filter(|r| r.score >= score - spread) {
-                candidates[count] = root.square;
+                candidates[count] = (root.square, root.score);
                 count += 1;
             }
-            let chosen = &mut candidates[..count];
-            chosen.sort_unstable();
-            if count > 0 {
-                square = chosen[(tt::hash(p, o) % count as u64) as usize];
+            let candidates = &mut candidates[..count];
+            candidates.sort_unstable();
+            if let Some(&(chosen, chosen_score)) =
+                candidates.get((tt::hash(p, o) % count.max(1) as u64) as usize)
+            {
+                (square, score) = (chosen, chosen_score);
             }
         }
         Choice {
@@ -245,9 +267,8 @@ impl Worker<'_> {
         for root in roots.iter_mut() {
             root.score = -INFINITY;
         }
-        for i in 0..roots.len() {
-            let RootMove { square, flipped, .. } = roots[i];
-            let (np, no) = (o ^ flipped, p ^ flipped ^ (1 << square));
+        for (i, root) in roots.iter_mut().enumerate() {
+            let (np, no) = (o ^ root.flipped, p ^ root.flipped ^ (1 << root.square));
             let score = if i == 0 {
                 -self.negamax(np, no, depth - 1, -INFINITY, INFINITY)
             } else {
@@ -261,7 +282,7 @@ impl Worker<'_> {
             if self.stopped {
                 break;
             }
-            roots[i].score = score;
+            root.score = score;
             if score > alpha {
                 alpha = score;
                 best = i;
@@ -319,7 +340,9 @@ impl Worker<'_> {
         }
 
         let mut hint = NO_MOVE;
-        if let Some(entry) = self.table.probe(p, o) {
+        let use_table = depth >= TABLE_DEPTH;
+        let entry = if use_table { self.table.probe(p, o) } else { None };
+        if let Some(entry) = entry {
             hint = entry.best;
             if u32::from(entry.depth) >= depth {
                 let score = i32::from(entry.score);
@@ -374,7 +397,9 @@ impl Worker<'_> {
         } else {
             Bound::Exact
         };
-        self.table.store(p, o, depth, best_score, bound, best_square);
+        if use_table {
+            self.table.store(p, o, depth, best_score, bound, best_square);
+        }
         best_score
     }
 }

@@ -114,7 +114,10 @@ mod tests {
         let mut table = Table::new(1024);
         table.store(1, 2, 5, -300, Bound::Lower, 19);
         let entry = table.probe(1, 2).expect("stored");
-        assert_eq!((entry.score, entry.depth, entry.bound, entry.best), (-300, 5, Bound::Lower, 19));
+        assert_eq!(
+            (entry.score, entry.depth, entry.bound, entry.best),
+            (-300, 5, Bound::Lower, 19)
+        );
         assert!(table.probe(2, 1).is_none());
         table.clear();
         assert!(table.probe(1, 2).is_none());

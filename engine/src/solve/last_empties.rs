@@ -8,7 +8,7 @@ use super::Search;
 use crate::movegen;
 
 /// Squares adjacent to each square: a move needs an opponent disc among them.
-pub(super) static NEIGHBOURS: [u64; 64] = {
+static NEIGHBOURS: [u64; 64] = {
     let mut table = [0u64; 64];
     let mut square = 0;
     while square < 64 {
@@ -43,22 +43,28 @@ impl Search<'_> {
     #[inline]
     pub(super) fn solve_1(&mut self, p: u64, square: usize) -> i32 {
         self.nodes += 1;
-        let bit = 1u64 << square;
-        let o = !(p | bit);
         let discs = p.count_ones() as i32;
-        let flipped = flips_at(p, o, square);
+        let flipped = movegen::last_flip_count(p, square) as i32;
         if flipped != 0 {
-            return 2 * (discs + flipped.count_ones() as i32 + 1) - 64;
+            return 2 * (discs + flipped + 1) - 64;
         }
-        let flipped = flips_at(o, p, square);
+        let o = !(p | 1 << square);
+        let flipped = movegen::last_flip_count(o, square) as i32;
         if flipped != 0 {
-            return 2 * (discs - flipped.count_ones() as i32) - 64;
+            return 2 * (discs - flipped) - 64;
         }
         self.final_score(p, o)
     }
 
     /// Two empties; fail-soft alpha-beta.
-    pub(super) fn solve_2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, squares: [usize; 2]) -> i32 {
+    pub(super) fn solve_2(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        squares: [usize; 2],
+    ) -> i32 {
         self.nodes += 1;
         let [x1, x2] = squares;
         let mut best = i32::MIN;
@@ -93,7 +99,14 @@ impl Search<'_> {
     }
 
     /// Three empties.
-    pub(super) fn solve_3(&mut self, p: u64, o: u64, alpha: i32, beta: i32, squares: [usize; 3]) -> i32 {
+    pub(super) fn solve_3(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        squares: [usize; 3],
+    ) -> i32 {
         self.solve_3_inner(p, o, alpha, beta, squares, false)
     }
 
@@ -146,7 +159,9 @@ impl Search<'_> {
         }
         let [x1, x2, x3, x4] = squares;
         let mut best = i32::MIN;
-        for (x, rest) in [(x1, [x2, x3, x4]), (x2, [x1, x3, x4]), (x3, [x1, x2, x4]), (x4, [x1, x2, x3])] {
+        for (x, rest) in
+            [(x1, [x2, x3, x4]), (x2, [x1, x3, x4]), (x3, [x1, x2, x4]), (x4, [x1, x2, x3])]
+        {
             let flipped = flips_at(p, o, x);
             if flipped != 0 {
                 let score = -self.solve_3(o ^ flipped, p ^ flipped ^ (1 << x), -beta, -alpha, rest);
@@ -171,15 +186,20 @@ impl Search<'_> {
     /// Four empties: squares alone in their quadrant (or with two others) first.
     pub(super) fn solve_4(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
         let empties = !(p | o);
-        let mut squares = [0usize; 4];
-        let mut rest = empties;
-        for slot in &mut squares {
-            *slot = rest.trailing_zeros() as usize;
-            rest &= rest.wrapping_sub(1);
-        }
         let odd = super::odd_quadrants(empties);
-        // A stable sort: odd-quadrant squares first, otherwise by square number.
-        squares.sort_by_key(|&x| odd & (1 << x) == 0);
+        // Odd-quadrant squares first, then by class.
+        let mut squares = [0usize; 4];
+        let mut n = 0;
+        for group in [odd, !odd] {
+            for class in super::SQUARE_CLASSES {
+                let mut rest = empties & group & class;
+                while rest != 0 && n < 4 {
+                    squares[n] = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    n += 1;
+                }
+            }
+        }
         self.solve_4_ordered(p, o, alpha, beta, squares, false)
     }
 }

@@ -7,47 +7,32 @@
 
 use super::stability::stable_discs;
 use super::tt::NO_MOVE;
-use super::{Search, odd_quadrants};
+use super::{SQUARE_CLASSES, Search, odd_quadrants};
 use crate::movegen;
 use crate::{Move, Square};
 
-/// Most empties searched without the transposition table, by parity ordering alone.
-const SHALLOW_MAX: u32 = 7;
+/// Most empties searched by parity ordering alone.
+const SHALLOW_MAX: u32 = 6;
+/// Fewest empties at which positions are stored in the transposition table; below, a
+/// table lookup (a likely cache miss) costs more than it saves.
+const TABLE_MIN: u32 = 8;
 /// Fewest empties at which children are looked up in the table before searching
 /// (enhanced transposition cutoff).
-const ETC_MIN: u32 = 12;
-/// Most moves a position can have: one per empty square.
-const MAX_MOVES: usize = 64;
+const ETC_MIN: u32 = 10;
+/// Fewest empties at which moves are ordered by a shallow search ([`Search::estimate`], two
+/// plies deep, one more every three empties) rather than by the replies they leave.
+const ESTIMATE_MIN: u32 = 16;
+/// Deepest ordering search, so that many empties do not make ordering dearer than solving.
+const ESTIMATE_MAX_DEPTH: u32 = 6;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// A move with its flips and its ordering key.
-#[derive(Clone, Copy, Default)]
-struct Candidate {
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Candidate {
     flipped: u64,
     square: u8,
     key: i32,
-}
-
-/// The moves of a position, best-looking first once sorted.
-struct MoveList {
-    moves: [Candidate; MAX_MOVES],
-    len: usize,
-}
-
-impl MoveList {
-    /// Swaps the best remaining candidate into place `i` and returns it.
-    #[inline]
-    fn pick(&mut self, i: usize) -> Candidate {
-        let mut best = i;
-        for j in i + 1..self.len {
-            if self.moves[j].key > self.moves[best].key {
-                best = j;
-            }
-        }
-        self.moves.swap(i, best);
-        self.moves[i]
-    }
 }
 
 /// A fixed bonus by square: corners are good, squares next to an empty corner bad.
@@ -81,6 +66,27 @@ fn stability_threshold(empties: u32) -> i32 {
     2 * empties as i32 - 2
 }
 
+/// Bigger than any estimate.
+const INFINITE: i32 = 1 << 20;
+
+/// Counts `moves`, corners twice.
+#[inline]
+fn weighted_mobility(moves: u64) -> i32 {
+    (moves.count_ones() + (moves & CORNERS).count_ones()) as i32
+}
+
+/// A rough evaluation for move ordering, for the side to move: mobility, potential mobility
+/// and corner discs.
+fn evaluate(p: u64, o: u64) -> i32 {
+    let empty = !(p | o);
+    let mobility =
+        weighted_mobility(movegen::moves(p, o)) - weighted_mobility(movegen::moves(o, p));
+    let potential = (movegen::neighbours(o) & empty).count_ones() as i32
+        - (movegen::neighbours(p) & empty).count_ones() as i32;
+    let corners = corner_stability(p) as i32 - corner_stability(o) as i32;
+    mobility * 16 + potential * 4 + corners * 32
+}
+
 impl Search<'_> {
     /// The root: the score within `(alpha, beta)` and a move achieving it.
     pub(super) fn root(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> (i32, Option<Move>) {
@@ -98,15 +104,17 @@ impl Search<'_> {
         if self.visit() {
             return (0, None);
         }
-        let mut list = self.order_moves(p, o, moves, empties, NO_MOVE);
+        let start = self.candidates.len();
+        self.push_moves(p, o, moves, empties, NO_MOVE);
+        let end = self.candidates.len();
         let mut alpha = alpha;
         let mut best_score = i32::MIN;
         let mut best = None;
-        for i in 0..list.len {
-            let candidate = list.pick(i);
+        for i in start..end {
+            let candidate = self.pick(i, end);
             let square = usize::from(candidate.square);
             let (np, no) = (o ^ candidate.flipped, p ^ candidate.flipped ^ (1 << square));
-            let score = self.pvs_child(np, no, alpha, beta, empties - 1, i == 0);
+            let score = self.pvs_child(np, no, alpha, beta, empties - 1, i == start);
             if self.stopped.is_some() {
                 return (0, None);
             }
@@ -119,13 +127,22 @@ impl Search<'_> {
                 alpha = alpha.max(score);
             }
         }
+        self.candidates.truncate(start);
         (best_score, best)
     }
 
     /// Searches a child position (the opponent to move) and returns its score for us: the
     /// first child with the full window, the others with a null window first.
     #[inline]
-    fn pvs_child(&mut self, np: u64, no: u64, alpha: i32, beta: i32, empties: u32, first: bool) -> i32 {
+    fn pvs_child(
+        &mut self,
+        np: u64,
+        no: u64,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+        first: bool,
+    ) -> i32 {
         if first || beta - alpha <= 1 {
             return -self.solve_any(np, no, -beta, -alpha, empties);
         }
@@ -186,21 +203,23 @@ impl Search<'_> {
         let odd = odd_quadrants(!(p | o));
         let mut best = i32::MIN;
         let mut first = true;
-        for group in [moves & odd, moves & !odd] {
-            let mut rest = group;
-            while rest != 0 {
-                let square = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let flipped = movegen::flips(p, o, square);
-                let (np, no) = (o ^ flipped, p ^ flipped ^ (1 << square));
-                let score = self.pvs_child(np, no, alpha, beta, empties - 1, first);
-                first = false;
-                if score > best {
-                    best = score;
-                    if score >= beta {
-                        return score;
+        for group in [odd, !odd] {
+            for class in SQUARE_CLASSES {
+                let mut rest = moves & group & class;
+                while rest != 0 {
+                    let square = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let flipped = movegen::flips(p, o, square);
+                    let (np, no) = (o ^ flipped, p ^ flipped ^ (1 << square));
+                    let score = self.pvs_child(np, no, alpha, beta, empties - 1, first);
+                    first = false;
+                    if score > best {
+                        best = score;
+                        if score >= beta {
+                            return score;
+                        }
+                        alpha = alpha.max(score);
                     }
-                    alpha = alpha.max(score);
                 }
             }
         }
@@ -226,7 +245,8 @@ impl Search<'_> {
             }
         }
         let mut table_move = NO_MOVE;
-        if let Some(entry) = self.table.probe(p, o) {
+        let use_table = empties >= TABLE_MIN;
+        if let Some(entry) = if use_table { self.table.probe(p, o) } else { None } {
             let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
             if lower >= beta {
                 return lower;
@@ -241,29 +261,50 @@ impl Search<'_> {
             beta = beta.min(upper);
             table_move = entry.best;
         }
-        let mut list = self.order_moves(p, o, moves, empties, table_move);
+        let start = self.candidates.len();
+        self.push_moves(p, o, moves, empties, table_move);
+        let alpha_start = alpha;
+        let (best, best_move) = self.search_moves(p, o, alpha, beta, empties, start);
+        self.candidates.truncate(start);
+        if use_table && self.stopped.is_none() {
+            self.table.store(p, o, empties, alpha_start, beta, best, best_move);
+        }
+        best
+    }
+
+    /// Searches the candidates from `start` to the end of the stack, best-looking first: the
+    /// best score and move, or an enhanced transposition cutoff.
+    fn search_moves(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        empties: u32,
+        start: usize,
+    ) -> (i32, u8) {
+        let end = self.candidates.len();
         if empties >= ETC_MIN {
-            for candidate in &list.moves[..list.len] {
+            for candidate in &self.candidates[start..end] {
                 let square = usize::from(candidate.square);
                 let (np, no) = (o ^ candidate.flipped, p ^ candidate.flipped ^ (1 << square));
                 if let Some(entry) = self.table.probe(np, no) {
                     let score = -i32::from(entry.upper);
                     if score >= beta {
-                        return score;
+                        return (score, candidate.square);
                     }
                 }
             }
         }
-        let alpha_start = alpha;
         let mut best = i32::MIN;
         let mut best_move = NO_MOVE;
-        for i in 0..list.len {
-            let candidate = list.pick(i);
+        for i in start..end {
+            let candidate = self.pick(i, end);
             let square = usize::from(candidate.square);
             let (np, no) = (o ^ candidate.flipped, p ^ candidate.flipped ^ (1 << square));
-            let score = self.pvs_child(np, no, alpha, beta, empties - 1, i == 0);
+            let score = self.pvs_child(np, no, alpha, beta, empties - 1, i == start);
             if self.stopped.is_some() {
-                return 0;
+                return (0, NO_MOVE);
             }
             if score > best {
                 best = score;
@@ -274,16 +315,60 @@ impl Search<'_> {
                 alpha = alpha.max(score);
             }
         }
-        self.table.store(p, o, empties, alpha_start, beta, best, best_move);
+        (best, best_move)
+    }
+
+    /// Swaps the best-looking candidate of `i..end` into place `i` and returns it.
+    #[inline]
+    fn pick(&mut self, i: usize, end: usize) -> Candidate {
+        let mut best = i;
+        for j in i + 1..end {
+            if self.candidates[j].key > self.candidates[best].key {
+                best = j;
+            }
+        }
+        self.candidates.swap(i, best);
+        self.candidates[i]
+    }
+
+    /// A shallow alpha-beta search over [`evaluate`], `depth` plies deep.
+    fn estimate(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        if self.visit() {
+            return 0;
+        }
+        if depth == 0 {
+            return evaluate(p, o);
+        }
+        let moves = movegen::moves(p, o);
+        if moves == 0 {
+            if movegen::moves(o, p) == 0 {
+                return (p.count_ones() as i32 - o.count_ones() as i32) * 1000;
+            }
+            return -self.estimate(o, p, depth, -beta, -alpha);
+        }
+        let mut best = -INFINITE;
+        let mut rest = moves;
+        while rest != 0 {
+            let square = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let flipped = movegen::flips(p, o, square);
+            let score =
+                -self.estimate(o ^ flipped, p ^ flipped ^ (1 << square), depth - 1, -beta, -alpha);
+            if score > best {
+                best = score;
+                if score >= beta {
+                    break;
+                }
+                alpha = alpha.max(score);
+            }
+        }
         best
     }
 
     /// The moves of `p` with their flips and ordering keys: the table's move first, then
     /// fastest-first (fewest replies for the opponent, corners counted twice), then fewer
     /// potential replies, more stable corner discs and better squares.
-    fn order_moves(&self, p: u64, o: u64, moves: u64, empties: u32, table_move: u8) -> MoveList {
-        let _ = empties;
-        let mut list = MoveList { moves: [Candidate::default(); MAX_MOVES], len: 0 };
+    fn push_moves(&mut self, p: u64, o: u64, moves: u64, empties: u32, table_move: u8) {
         let mut rest = moves;
         while rest != 0 {
             let square = rest.trailing_zeros() as usize;
@@ -291,6 +376,10 @@ impl Search<'_> {
             let flipped = movegen::flips(p, o, square);
             let key = if square as u8 == table_move {
                 i32::MAX
+            } else if empties >= ESTIMATE_MIN {
+                let (np, no) = (o ^ flipped, p ^ flipped ^ (1 << square));
+                let depth = (2 + (empties - ESTIMATE_MIN) / 3).min(ESTIMATE_MAX_DEPTH);
+                -self.estimate(np, no, depth, -INFINITE, INFINITE)
             } else {
                 let (np, no) = (o ^ flipped, p ^ flipped ^ (1 << square));
                 let empty = !(np | no);
@@ -301,9 +390,7 @@ impl Search<'_> {
                 -mobility * (1 << 15) + corners * (1 << 11) - potential * (1 << 5)
                     + SQUARE_VALUE[square]
             };
-            list.moves[list.len] = Candidate { flipped, square: square as u8, key };
-            list.len += 1;
+            self.candidates.push(Candidate { flipped, square: square as u8, key });
         }
-        list
     }
 }

@@ -62,3 +62,38 @@ pub(super) fn stable_discs(own: u64, filled: u64) -> u64 {
         stable = next;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corners_and_discs_anchored_along_an_edge_are_stable() {
+        // a1, b1, c1 and a2 of one side, d1 of the other, nothing else.
+        let own = 0b0111 | (1 << 8);
+        let filled = own | 0b1000;
+        assert_eq!(stable_discs(own, filled), own);
+        assert_eq!(stable_discs(0b1000, filled), 0);
+    }
+
+    #[test]
+    fn nothing_is_stable_at_the_start_and_everything_on_a_full_board() {
+        let (black, white) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+        assert_eq!(stable_discs(black, black | white), 0);
+        let half = 0x5555_5555_5555_5555;
+        assert_eq!(stable_discs(half, !0), half);
+    }
+
+    #[test]
+    fn a_disc_on_full_lines_is_stable_even_away_from_edges() {
+        // d4 alone, with its row, column and both diagonals filled by the other side.
+        let d4 = 1u64 << 27;
+        let lines = 0x0000_0000_FF00_0000
+            | 0x0808_0808_0808_0808
+            | 0x8040_2010_0804_0201
+            | 0x0001_0204_0810_2040;
+        assert_eq!(stable_discs(d4, lines | d4) & d4, d4);
+        // One empty square on its column makes it flippable.
+        assert_eq!(stable_discs(d4, (lines | d4) & !(1 << 3)), 0);
+    }
+}

@@ -101,7 +101,13 @@ impl Table {
         } else {
             at + 1
         };
-        self.entries[slot] =
-            Entry { player, opponent, lower: lower as i8, upper: upper as i8, best, empties: empties as u8 };
+        self.entries[slot] = Entry {
+            player,
+            opponent,
+            lower: lower as i8,
+            upper: upper as i8,
+            best,
+            empties: empties as u8,
+        };
     }
 }

@@ -21,7 +21,7 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
             level = Some(value.parse::<Level>()?);
         } else if let Some(value) = arg.strip_prefix("--level=") {
             level = Some(value.parse::<Level>()?);
-        } else if arg.starts_with("--") {
+        } else if arg.len() > 2 && arg.starts_with("--") && !looks_like_position(arg) {
             return Err(CliError(format!("unknown option {arg:?} for bestmove")));
         } else {
             words.push(arg.as_str());
@@ -62,12 +62,16 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
 
 const LEVEL_NEEDED: &str = "bestmove needs --level easy, medium or hard";
 
-/// A position string if the text starts with a long run of square letters, else a move list.
-fn parse_board(text: &str) -> Result<Board, CliError> {
+/// Whether the text starts like a position string (possibly a broken one): a first word of at
+/// least 32 characters without digits. Move lists always hold digits, options are short.
+fn looks_like_position(text: &str) -> bool {
     let first = text.split_whitespace().next().unwrap_or("");
-    let looks_like_position =
-        first.len() >= 32 && first.chars().all(|c| matches!(c, 'X' | 'x' | 'O' | 'o' | '*' | '-' | '.'));
-    if looks_like_position {
+    first.chars().count() >= 32 && !first.chars().any(|c| c.is_ascii_digit())
+}
+
+/// A position string, or else a move list from the start.
+fn parse_board(text: &str) -> Result<Board, CliError> {
+    if looks_like_position(text) {
         Ok(text.parse::<Board>()?)
     } else {
         Ok(text.parse::<Record>()?.game().board())

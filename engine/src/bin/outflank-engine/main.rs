@@ -12,8 +12,10 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: outflank-engine [--json] <command>
 commands:
   perft <depth>                              count leaves of the game tree from the start
-  solve \"<64-char position> <X|O>\"           exact score and best move for the side to move
-  solve --file PATH                          solve every position of an OBF file
+  solve \"<64-char position> <X|O>\" [--scoring discs|empties-to-winner]
+                                             exact score and best move for the side to move
+  solve --file PATH [--limit N]              solve the positions of an OBF file (empties to the
+                                             winner, as such files count), flagging mismatches
   bestmove --level easy|medium|hard \"<position or move list>\"";
 
 /// A command-line failure: the message is printed as one line.

@@ -34,7 +34,11 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
         })
         .transpose()?;
     let file = take_option(&mut args, "--file")?;
-    if let Some(flag) = args.iter().find(|arg| arg.starts_with("--")) {
+    // Positions may start with "--" too, but they are 64 squares long.
+    let is_flag = |arg: &&String| {
+        arg.starts_with("--") && arg.split_whitespace().next().map_or(0, str::len) < 64
+    };
+    if let Some(flag) = args.iter().find(is_flag) {
         return Err(CliError(format!("unknown option {flag:?} for solve")));
     }
     match file {
