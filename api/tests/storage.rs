@@ -39,6 +39,8 @@ macro_rules! on_both_backends {
 }
 
 on_both_backends!(
+    a_guest_is_stored_and_renaming_keeps_when_it_was_created,
+    an_unknown_player_is_not_found,
     connecting_again_runs_no_migration_and_keeps_the_data,
     a_reachable_database_answers_ping,
     a_created_game_reads_back_exactly,
@@ -625,4 +627,27 @@ async fn an_in_memory_sqlite_database_works() {
     store.create_game(&game).await.unwrap();
     assert_eq!(store.load_game(&game.id).await.unwrap().game, created(&game));
     store.close().await;
+}
+
+async fn a_guest_is_stored_and_renaming_keeps_when_it_was_created(db: Db) {
+    let id = outflank_api::domain::PlayerId::generate();
+    let first = outflank_api::domain::Timestamp(1_000);
+    let later = outflank_api::domain::Timestamp(2_000);
+    db.store.upsert_guest(&id, "Ann", first).await.unwrap();
+    db.store.upsert_guest(&id, "Annie", later).await.unwrap();
+    let player = db.store.player(&id).await.unwrap();
+    assert_eq!(
+        player,
+        outflank_api::storage::PlayerRow {
+            id: id.clone(),
+            nickname: "Annie".into(),
+            created_at: first,
+            last_seen_at: later,
+        }
+    );
+}
+
+async fn an_unknown_player_is_not_found(db: Db) {
+    let id = outflank_api::domain::PlayerId::generate();
+    assert!(matches!(db.store.player(&id).await, Err(DbError::NotFound)));
 }

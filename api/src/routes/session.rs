@@ -11,6 +11,7 @@ use thiserror::Error;
 use crate::domain::{Nickname, NicknameError, PlayerId, Timestamp};
 use crate::routes::error::error_response;
 use crate::session::{COOKIE_NAME, Session, SessionError, SessionKeys};
+use crate::storage::Store;
 
 pub fn configure(config: &mut ServiceConfig) {
     config
@@ -28,6 +29,8 @@ pub enum SessionRouteError {
     NoSession,
     #[error("your session has expired: choose a nickname again")]
     Expired,
+    #[error("the server could not save your session; please try again")]
+    Unavailable(String),
 }
 
 impl ResponseError for SessionRouteError {
@@ -35,6 +38,7 @@ impl ResponseError for SessionRouteError {
         match self {
             SessionRouteError::Nickname(_) => StatusCode::UNPROCESSABLE_ENTITY,
             SessionRouteError::NoSession | SessionRouteError::Expired => StatusCode::UNAUTHORIZED,
+            SessionRouteError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
@@ -43,6 +47,10 @@ impl ResponseError for SessionRouteError {
             SessionRouteError::Nickname(_) => "bad_nickname",
             SessionRouteError::NoSession => "no_session",
             SessionRouteError::Expired => "session_expired",
+            SessionRouteError::Unavailable(error) => {
+                tracing::error!(%error, "storing a session failed");
+                "unavailable"
+            }
         };
         error_response(self.status_code(), code, self)
     }
@@ -67,6 +75,7 @@ async fn create(
     request: HttpRequest,
     body: web::Json<NewSession>,
     keys: web::Data<SessionKeys>,
+    store: web::Data<Store>,
 ) -> Result<HttpResponse, SessionRouteError> {
     let nickname = Nickname::parse(&body.nickname)?;
     let now = Timestamp::now();
@@ -74,6 +83,10 @@ async fn create(
         Ok(session) => session.player,
         Err(_) => PlayerId::generate(),
     };
+    store
+        .upsert_guest(&player, nickname.as_str(), now)
+        .await
+        .map_err(|error| SessionRouteError::Unavailable(error.to_string()))?;
     let session = Session { player, nickname };
     let me = Me { id: session.player.as_str(), nickname: session.nickname.as_str() };
     Ok(HttpResponse::Ok().cookie(keys.cookie(&session, now)).json(me))

@@ -21,12 +21,14 @@ use thiserror::Error;
 
 mod games;
 mod models;
+mod players;
 mod rooms;
 mod settings;
 
 pub use models::{
     FinishedGame, GameRecord, GameRow, MoveRow, NewGame, NewRoom, RoomMember, RoomRow, Seat,
 };
+pub use players::PlayerRow;
 
 /// The migrations in `migrations/` at the workspace root, compiled into the binary.
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
