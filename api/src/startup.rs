@@ -10,7 +10,7 @@ use crate::configuration::Settings;
 use crate::live::Timing;
 use crate::routes;
 use crate::routes::origin::{AllowedOrigins, check_origin};
-use crate::service::{GameHub, SearchPool, ServiceError};
+use crate::service::{GameHub, SearchPool};
 use crate::session::{BadSecret, SessionKeys};
 use crate::storage::{DbError, Store};
 
@@ -26,8 +26,6 @@ pub enum StartupError {
     Store(#[from] DbError),
     #[error(transparent)]
     Secret(#[from] BadSecret),
-    #[error("cannot restore live games: {0}")]
-    Restore(#[from] ServiceError),
 }
 
 /// A bound, not yet running server. Binding first lets port 0 work and report the real port.
@@ -90,14 +88,19 @@ impl Application {
         let public_url = web::Data::new(settings.public_url.clone());
         let timing = Timing { move_time_ms: settings.move_time_ms_i64(), ..Timing::default() };
         let hub = GameHub::new(store.clone(), SearchPool::for_this_machine(), timing);
-        let restored = hub.restore_live_games().await?;
-        tracing::info!(restored, "live games restored");
+        // A game that cannot be restored now is started when someone opens it.
+        match hub.restore_live_games().await {
+            Ok(restored) => tracing::info!(restored, "live games restored"),
+            Err(error) => tracing::error!(%error, "live games not restored at start-up"),
+        }
         let hub_data = web::Data::new(hub.clone());
+        let room_joins = web::Data::new(routes::rooms::RoomJoins::default());
 
         let server = HttpServer::new(move || {
             App::new()
                 .app_data(store_data.clone())
                 .app_data(hub_data.clone())
+                .app_data(room_joins.clone())
                 .app_data(public_url.clone())
                 .app_data(keys.clone())
                 .app_data(origins.clone())

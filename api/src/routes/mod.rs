@@ -5,7 +5,7 @@ mod games;
 mod health;
 pub mod origin;
 mod pages;
-mod rooms;
+pub mod rooms;
 pub mod session;
 pub mod tracing_span;
 mod ws;

@@ -16,6 +16,10 @@ use crate::service::GameHub;
 use crate::session::Session;
 use crate::storage::{DbError, NewRoom, RoomMember, RoomRow, Store};
 
+/// Serialises joins on this node, so a double-submitted join starts one game, not two.
+#[derive(Debug, Default)]
+pub struct RoomJoins(tokio::sync::Mutex<()>);
+
 /// How long an invitation link works.
 pub const ROOM_LIFETIME_MS: i64 = 24 * 3600 * 1000;
 
@@ -161,21 +165,28 @@ async fn join(
     session: Session,
     store: web::Data<Store>,
     hub: web::Data<GameHub>,
+    joins: web::Data<RoomJoins>,
 ) -> Result<HttpResponse, RoomRouteError> {
     let code = parse_code(&path)?;
+    let _one_at_a_time = joins.0.lock().await;
     let room = load(&store, &code, Timestamp::now()).await?;
     if room.host.id == session.player {
         return Err(RoomRouteError::OwnRoom);
     }
-    if let Some(guest) = &room.guest {
-        return if guest.id == session.player {
-            Ok(HttpResponse::Ok().json(view(&room, &base_url(&request))))
-        } else {
-            Err(RoomRouteError::Taken)
-        };
-    }
     let guest = RoomMember { id: session.player.clone(), name: session.nickname.to_string() };
-    let room = store.join_room(&code, &guest).await?;
+    let first_to_join = room.guest.is_none() && store.claim_room_guest(&code, &guest).await?;
+    if !first_to_join {
+        let room = store.room(&code).await?;
+        let same_guest = room.guest.as_ref().is_some_and(|g| g.id == session.player);
+        // The same friend again (another tab, a retry): the room as it is, unless an earlier
+        // attempt joined but could not start the game.
+        if !same_guest {
+            return Err(RoomRouteError::Taken);
+        }
+        if room.game_id.is_some() {
+            return Ok(HttpResponse::Ok().json(view(&room, &base_url(&request))));
+        }
+    }
     let host = Human {
         id: room.host.id.clone(),
         name: Nickname::parse(&room.host.name)

@@ -21,6 +21,8 @@ use crate::ws::protocol::{ClientMsg, MAX_FRAME_BYTES, MAX_MESSAGES_PER_SECOND, S
 /// A ping goes out this often; a client silent for [`CLIENT_TIMEOUT`] is dropped.
 const HEARTBEAT: Duration = Duration::from_secs(15);
 const CLIENT_TIMEOUT: Duration = Duration::from_secs(45);
+/// A client that does not take a message within this time is dropped.
+const SEND_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A game's stream of broadcasts.
 type Events = tokio::sync::broadcast::Receiver<Broadcast>;
@@ -96,7 +98,15 @@ impl Connection {
             tokio::select! {
                 frame = stream.recv() => {
                     last_heard = Instant::now();
-                    let Some(Ok(frame)) = frame else { break Close::Gone };
+                    let frame = match frame {
+                        Some(Ok(frame)) => frame,
+                        Some(Err(actix_ws::ProtocolError::Overflow)) => {
+                            let msg = ServerMsg::error("too_large", format!("frames are limited to {MAX_FRAME_BYTES} bytes"));
+                            let _ = self.send(&msg).await;
+                            break Close::With(CloseCode::Size, "frame too large");
+                        }
+                        Some(Err(_)) | None => break Close::Gone,
+                    };
                     if let Err(close) = self.flood_check(&mut window).await {
                         break close;
                     }
@@ -249,8 +259,12 @@ impl Connection {
         }
     }
 
+    /// Sends one message; a client that stops reading for [`SEND_TIMEOUT`] counts as gone.
     async fn send(&mut self, msg: &ServerMsg) -> Result<(), actix_ws::Closed> {
-        self.socket.text(msg.to_json()).await
+        match tokio::time::timeout(SEND_TIMEOUT, self.socket.text(msg.to_json())).await {
+            Ok(sent) => sent,
+            Err(_) => Err(actix_ws::Closed),
+        }
     }
 }
 

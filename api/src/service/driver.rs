@@ -16,9 +16,12 @@ use super::hub::{
     Broadcast, CatchUp, GameHandle, GameHub, Inner, ServiceError, Subscription, ply_number,
 };
 
-/// How long a game's task stays up with nothing to do once the game is over (for rematches and
-/// late viewers); a later request starts it again from the store.
-const IDLE_AFTER_END: Duration = Duration::from_secs(600);
+/// How long a game's task stays up with nobody watching once the game is over (for rematches and
+/// late viewers), or while a game without a clock waits for its player; a later request starts
+/// it again from the store.
+const IDLE_TIMEOUT: Duration = Duration::from_secs(600);
+/// Pause before retrying a deadline whose events could not be stored.
+const RETRY_AFTER_STORAGE_ERROR: Duration = Duration::from_secs(1);
 /// Requests waiting for a game's task; senders wait when it is full.
 const REQUEST_QUEUE: usize = 64;
 /// Events buffered per subscriber before it must resubscribe.
@@ -66,9 +69,16 @@ impl Driver {
             self.start_search(request);
         }
         let mut shutdown = self.inner.shutdown.subscribe();
+        // A shutdown that began before this task subscribed would otherwise go unnoticed.
+        let mut stopping = self.inner.stopping.load(Ordering::SeqCst);
         loop {
+            if stopping {
+                let _ = self.events.send(Broadcast::Shutdown);
+                break;
+            }
             let deadline = self.state.next_deadline();
-            let idle = self.state.ending().is_some() && self.events.receiver_count() == 0;
+            let waiting = self.state.ending().is_some() || !self.state.mode().has_clock();
+            let idle = waiting && self.events.receiver_count() == 0;
             tokio::select! {
                 request = self.requests.recv() => match request {
                     Some(Request::Command { command, reply }) => {
@@ -84,18 +94,20 @@ impl Driver {
                     self.searches.remove(&search_id);
                     if let Err(error) = self.apply(Command::ComputerMove { search_id, mv }, &hub).await {
                         tracing::warn!(game = %id, %error, "computer move not applied");
+                        // The state is as before the reply: search again rather than wait forever.
+                        if let Some(request) = self.state.search_request() {
+                            self.start_search(request);
+                        }
                     }
                 }
                 () = sleep_until(deadline) => {
                     if let Err(error) = self.apply(Command::Tick, &hub).await {
                         tracing::warn!(game = %id, %error, "clock tick not applied");
+                        tokio::time::sleep(RETRY_AFTER_STORAGE_ERROR).await;
                     }
                 }
-                () = tokio::time::sleep(IDLE_AFTER_END), if idle => break,
-                Ok(()) = shutdown.recv() => {
-                    let _ = self.events.send(Broadcast::Shutdown);
-                    break;
-                }
+                () = tokio::time::sleep(IDLE_TIMEOUT), if idle => break,
+                Ok(()) = shutdown.recv() => stopping = true,
             }
         }
         for cancel in self.searches.values() {
@@ -105,15 +117,19 @@ impl Driver {
         hub.remove_if_stopped(&id);
     }
 
-    /// Applies one command: state first, then storage; on a storage failure the state goes back
-    /// to what it was, so nothing unsaved is ever announced.
+    /// Applies one command: state first, then storage, then the broadcast, so nothing unsaved
+    /// is ever announced. When storing fails the game is rebuilt from what the store holds
+    /// (some of the command's writes may have landed); clients see the version jump and resync.
     async fn apply(&mut self, command: Command, hub: &GameHub) -> Result<(), ServiceError> {
         let now = Timestamp::now();
         let before = self.state.clone();
         let events = self.state.apply(command, now)?;
         if let Err(error) = self.store(&events, now, hub).await {
-            tracing::error!(game = %self.state.id(), %error, "storing events failed; state rolled back");
-            self.state = before;
+            tracing::error!(game = %self.state.id(), %error, "storing events failed; reloading the game");
+            self.state = match self.reload(now).await {
+                Some(state) => state,
+                None => before,
+            };
             return Err(error);
         }
         self.history.record(&events);
@@ -183,6 +199,13 @@ impl Driver {
             }
         }
         Ok(())
+    }
+
+    /// The game as the store has it, if it can be read back.
+    async fn reload(&self, now: Timestamp) -> Option<GameState> {
+        let record = self.inner.store.load_game(self.state.id()).await.ok()?;
+        let stored = convert::stored(&record).ok()?;
+        GameState::restore(stored, self.inner.timing, now).ok()
     }
 
     fn subscribe(&self, player: &PlayerId, since: Option<u64>) -> Subscription {

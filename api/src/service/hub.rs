@@ -1,6 +1,7 @@
 //! The registry of running games: finds a game's task, starting it from the store if needed.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use outflank_engine::Game;
@@ -118,6 +119,8 @@ pub(super) struct Inner {
     pub(super) pool: SearchPool,
     pub(super) timing: Timing,
     pub(super) shutdown: broadcast::Sender<()>,
+    /// Set once the server is stopping: no game starts after that.
+    pub(super) stopping: AtomicBool,
 }
 
 /// All games running in this process.
@@ -136,7 +139,14 @@ impl GameHub {
     pub fn new(store: Store, pool: SearchPool, timing: Timing) -> GameHub {
         let (shutdown, _) = broadcast::channel(1);
         GameHub {
-            inner: Arc::new(Inner { games: Mutex::default(), store, pool, timing, shutdown }),
+            inner: Arc::new(Inner {
+                games: Mutex::default(),
+                store,
+                pool,
+                timing,
+                shutdown,
+                stopping: AtomicBool::new(false),
+            }),
         }
     }
 
@@ -172,6 +182,7 @@ impl GameHub {
     /// # Errors
     /// [`ServiceError::NotFound`] for an unknown id, or a storage error.
     pub async fn handle(&self, id: &GameId) -> Result<GameHandle, ServiceError> {
+        self.refuse_when_stopping()?;
         if let Some(handle) = self.running(id) {
             return Ok(handle);
         }
@@ -189,14 +200,19 @@ impl GameHub {
         Ok(self.start(state))
     }
 
-    /// Starts every game the store has as live, e.g. after a restart, so clocks run again.
+    /// Starts every live game with a clock, e.g. after a restart, so its clock runs again.
+    /// Games without a clock start when someone opens them. A game that cannot be rebuilt is
+    /// logged and skipped.
     ///
     /// # Errors
     /// The store could not list the live games.
     pub async fn restore_live_games(&self) -> Result<usize, ServiceError> {
         let records = self.inner.store.live_games().await?;
         let mut started = 0;
-        for record in records.iter().filter(|record| record.game.status == GameStatus::Live) {
+        let clocked = |record: &&crate::storage::GameRecord| {
+            record.game.status == GameStatus::Live && record.game.mode.has_clock()
+        };
+        for record in records.iter().filter(clocked) {
             match self.handle(&record.game.id).await {
                 Ok(_) => started += 1,
                 Err(error) => {
@@ -207,9 +223,18 @@ impl GameHub {
         Ok(started)
     }
 
-    /// Tells every connected client that the server is going away.
+    /// Tells every connected client that the server is going away, and stops every game task.
     pub fn shutdown(&self) {
+        self.inner.stopping.store(true, Ordering::SeqCst);
         let _ = self.inner.shutdown.send(());
+    }
+
+    fn refuse_when_stopping(&self) -> Result<(), ServiceError> {
+        if self.inner.stopping.load(Ordering::SeqCst) {
+            Err(ServiceError::Unavailable)
+        } else {
+            Ok(())
+        }
     }
 
     fn running(&self, id: &GameId) -> Option<GameHandle> {

@@ -41,6 +41,49 @@ fn chrono_now_ms() -> i64 {
 }
 
 #[actix_web::test]
+async fn a_second_friend_cannot_take_the_seat_and_the_first_can_rejoin() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let bob = app.user("Bob").await;
+    let eve = app.user("Eve").await;
+    let room: Value = ann.post("/api/rooms", &json!({})).await.json().await.unwrap();
+    let join = format!("/api/rooms/{}/join", room["code"].as_str().unwrap());
+    let first: Value = bob.post(&join, &json!({})).await.json().await.unwrap();
+    let again: Value = bob.post(&join, &json!({})).await.json().await.unwrap();
+    assert_eq!(again["game_id"], first["game_id"]);
+    assert_eq!(again["games_played"], 1);
+    let taken = eve.post(&join, &json!({})).await;
+    assert_eq!(taken.status(), 409);
+    let body: Value = taken.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "room_taken");
+    let own = ann.post(&join, &json!({})).await;
+    assert_eq!(own.status(), 409);
+}
+
+#[actix_web::test]
+async fn concurrent_joins_by_the_same_friend_start_one_game() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let bob = app.user("Bob").await;
+    let room: Value = ann.post("/api/rooms", &json!({})).await.json().await.unwrap();
+    let join = format!("/api/rooms/{}/join", room["code"].as_str().unwrap());
+    let empty = json!({});
+    let (first, second) = tokio::join!(bob.post(&join, &empty), bob.post(&join, &empty));
+    let statuses = [first.status(), second.status()];
+    let first: Value = first.json().await.unwrap();
+    let second: Value = second.json().await.unwrap();
+    assert_eq!(statuses, [200, 200]);
+    let room: Value = ann
+        .get(&format!("/api/rooms/{}", room["code"].as_str().unwrap()))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(room["games_played"], 1);
+    assert!(first["game_id"] == room["game_id"] || second["game_id"] == room["game_id"]);
+}
+
+#[actix_web::test]
 async fn a_whole_friend_game_is_played_to_its_end_and_stored() {
     let app = spawn_app().await;
     let (black, mut black_socket, _white, mut white_socket, id, mut position) =
