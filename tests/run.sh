@@ -34,5 +34,10 @@ cargo test --workspace --locked
 step "the server's tests again, on PostgreSQL"
 OUTFLANK_TEST_BACKEND=postgres cargo test --locked -p outflank-api --test api
 
+# --- browser tests (tests/browser/run.sh does all the work) ---
+step "browser tests"
+tests/browser/run.sh
+# --- end of browser tests ---
+
 echo
 echo "all tests passed"

@@ -1,21 +1,66 @@
 use crate::helpers::spawn_app;
 
 #[actix_web::test]
-async fn home_and_rules_pages_are_served_as_html() {
+async fn every_page_route_serves_its_html_page() {
     let app = spawn_app().await;
-    for (path, heading) in [("/", "<h1>Outflank</h1>"), ("/rules", "<h1>How to play Reversi</h1>")]
-    {
+    for (path, marker) in [
+        ("/", "<h1>Outflank</h1>"),
+        ("/rules", "<h1>How to play Reversi</h1>"),
+        ("/game/k7Hq2mXp9R", r#"<script type="module" src="/js/game.js">"#),
+        ("/replay/k7Hq2mXp9R", r#"<script type="module" src="/js/game.js">"#),
+        ("/join/ABCDEFGH", r#"<script type="module" src="/js/join.js">"#),
+    ] {
         let response = app.get(path).await;
         assert_eq!(response.status(), 200, "{path}");
         assert_eq!(response.headers()["content-type"], "text/html; charset=utf-8", "{path}");
-        assert!(response.text().await.unwrap().contains(heading), "{path}");
+        assert!(response.text().await.unwrap().contains(marker), "{path}");
+    }
+}
+
+#[actix_web::test]
+async fn assets_are_served_with_their_content_types() {
+    let app = spawn_app().await;
+    for (path, content_type, marker) in [
+        ("/css/style.css", "text/css; charset=utf-8", ".board"),
+        ("/js/game.js", "text/javascript; charset=utf-8", "import"),
+        ("/js/board/Board.js", "text/javascript; charset=utf-8", "export class Board"),
+        ("/img/icon.svg", "image/svg+xml", "<svg"),
+    ] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(response.headers()["content-type"], content_type, "{path}");
+        assert!(response.text().await.unwrap().contains(marker), "{path}");
+    }
+}
+
+#[actix_web::test]
+async fn pages_have_no_inline_scripts() {
+    let app = spawn_app().await;
+    for path in ["/", "/rules", "/game/k7Hq2mXp9R", "/join/ABCDEFGH", "/no/such/page"] {
+        let body = app.get(path).await.text().await.unwrap();
+        for tag in body.split("<script").skip(1) {
+            assert!(tag.trim_start().starts_with("type=\"module\" src=\"/js/"), "{path}: {tag}");
+        }
+        assert!(!body.contains(" onclick="), "{path}");
     }
 }
 
 #[actix_web::test]
 async fn unknown_paths_get_the_not_found_page() {
     let app = spawn_app().await;
-    let response = app.get("/no/such/page").await;
+    for path in ["/no/such/page", "/js/missing.js", "/js/../Cargo.toml", "/css/", "/game"] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 404, "{path}");
+        assert_eq!(response.headers()["content-type"], "text/html; charset=utf-8", "{path}");
+        assert!(response.text().await.unwrap().contains("Page not found"), "{path}");
+    }
+}
+
+#[actix_web::test]
+async fn unknown_api_paths_answer_json() {
+    let app = spawn_app().await;
+    let response = app.get("/api/no/such/route").await;
     assert_eq!(response.status(), 404);
-    assert!(response.text().await.unwrap().contains("Page not found"));
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "not_found");
 }

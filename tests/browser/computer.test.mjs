@@ -1,0 +1,143 @@
+// A whole game against the computer, played by clicks; undo; reload resumes; hover preview;
+// keyboard-only play; an invalid import.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  assertNoConsoleErrors, launchBrowser, newPage, screenshot, startComputerGame, startServer, waitForTurnOrEnd,
+} from './helpers.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('a whole game against the computer (Easy), played by clicks to the end', async () => {
+  const page = await newPage(browser, { viewport: { width: 1200, height: 900 } });
+  await page.goto(`${server.base}/`);
+  await screenshot(page, 'home');
+  await startComputerGame(page, server.base, { level: 'easy', color: 'black' });
+  assert.equal(await page.evaluate(() => document.body.dataset.you), 'black');
+  let moves = 0;
+  for (;;) {
+    const status = await waitForTurnOrEnd(page);
+    if (status !== 'live') break;
+    const before = await page.locator('#moves li').count();
+    await page.locator('#board .square.legal').first().click();
+    moves += 1;
+    if (moves === 6) await screenshot(page, 'game-desktop');
+    await page.waitForFunction((n) => document.querySelectorAll('#moves li').length > n, before);
+    assert.ok(moves < 64, 'the game ends');
+  }
+  await page.waitForSelector('#result:not([hidden])');
+  const score = await page.textContent('#result-score');
+  assert.match(score, /^Black \d+ · White \d+ · \d+ empty$/);
+  const [black, white, empty] = score.match(/\d+/g).map(Number);
+  assert.equal(black + white + empty, 64);
+  assert.equal(await page.textContent('#count-black'), String(black));
+  assert.match(await page.textContent('#result-title'), /wins|Draw/);
+  assert.match(await page.textContent('#status'), /Game over/);
+  await screenshot(page, 'game-finished');
+  assertNoConsoleErrors(page);
+  await page.context().close();
+});
+
+test('undo against the computer takes back my move and its reply; reload resumes', async () => {
+  const page = await newPage(browser);
+  await startComputerGame(page, server.base, { name: 'Una' });
+  await waitForTurnOrEnd(page);
+  await page.click('#board [data-square="d3"]');
+  // The computer replies: ply 2 appears and it is my turn again.
+  await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 2
+    && document.querySelector('#board .square.legal'));
+  await page.reload();
+  await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 2);
+  assert.equal(await page.getAttribute('#board [data-square="d3"]', 'aria-label'), 'd3, black');
+  await page.click('#undo');
+  await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 0);
+  assert.equal(await page.getAttribute('#board [data-square="d3"]', 'aria-label'), 'd3, empty, legal move');
+  assert.match(await page.textContent('#status'), /taken back/);
+  assertNoConsoleErrors(page);
+  await page.context().close();
+});
+
+test('hovering a legal square previews the disc and the discs it would flip', async () => {
+  const page = await newPage(browser);
+  await startComputerGame(page, server.base, { name: 'Hana' });
+  await waitForTurnOrEnd(page);
+  await page.hover('#board [data-square="d3"]');
+  await page.waitForSelector('#board [data-square="d3"].preview');
+  assert.deepEqual(await page.$$eval('#board .would-flip', (els) => els.map((el) => el.dataset.square)), ['d4']);
+  assert.equal(await page.$eval('#board > .board', (el) => el.dataset.previewFlips), '1');
+  await page.hover('#board [data-square="a1"]');
+  assert.equal(await page.locator('#board .would-flip').count(), 0);
+  assertNoConsoleErrors(page);
+  await page.context().close();
+});
+
+test('keyboard only: Tab to the board, arrows to a legal square, Enter places a disc', async () => {
+  const page = await newPage(browser);
+  await startComputerGame(page, server.base, { name: 'Kai' });
+  await waitForTurnOrEnd(page);
+  // Tab from the top of the page until a board square has the focus.
+  await page.evaluate(() => document.activeElement?.blur());
+  for (let i = 0; i < 30; i += 1) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(() => document.activeElement?.classList.contains('square'))) break;
+  }
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.square), 'a1');
+  // a1 → d1 (3 × right) → d3 (2 × down).
+  for (const key of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowDown']) await page.keyboard.press(key);
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.square), 'd3');
+  await page.keyboard.press('End');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.square), 'h3');
+  await page.keyboard.press('Home');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.square), 'a3');
+  for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#moves li')?.textContent === '1. d3');
+  assert.match(await page.getAttribute('#board [data-square="d3"]', 'aria-label'), /^d3, black/);
+  assert.match(await page.textContent('#status'), /Black played d3, flipping 1 disc/);
+  // The typed-move field plays too.
+  await waitForTurnOrEnd(page);
+  const square = await page.locator('#board .square.legal').first().getAttribute('data-square');
+  await page.fill('#move-input', square);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((sq) => document.querySelector('#moves li:nth-child(3)')?.textContent === `3. ${sq}`, square);
+  assertNoConsoleErrors(page);
+  await page.context().close();
+});
+
+test('an invalid import names the bad move and keeps the current game', async () => {
+  const page = await newPage(browser);
+  // The refused import is an HTTP error the page expects and shows.
+  page.allowedErrors.push(/status of 422/);
+  await startComputerGame(page, server.base, { name: 'Ivo' });
+  await waitForTurnOrEnd(page);
+  const url = page.url();
+  await page.click('#import summary');
+  await page.fill('#import-text', 'd3 c3 z9');
+  await page.click('#import-button');
+  await page.waitForFunction(() => document.querySelector('#import-error').textContent.length > 0);
+  const message = await page.textContent('#import-error');
+  assert.match(message, /3/);
+  assert.match(message, /z9/);
+  assert.match(message, /unchanged/);
+  assert.equal(page.url(), url);
+  assert.equal(await page.locator('#board .square.legal').count(), 4);
+  // A good move list is imported and continued against the computer.
+  await page.fill('#import-text', 'd3 c3');
+  await page.click('#import-button');
+  await page.waitForURL((target) => target.href !== url);
+  await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 2);
+  assert.equal(await page.evaluate(() => document.body.dataset.you), 'black');
+  assertNoConsoleErrors(page);
+  await page.context().close();
+});

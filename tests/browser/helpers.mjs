@@ -1,0 +1,134 @@
+// Shared helpers of the browser tests: the real server on a free port with a temporary SQLite
+// database, and Debian's chromium driven by playwright-core.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const root = path.resolve(here, '../..');
+export const artifacts = path.join(root, 'target', 'browser-artifacts');
+
+const BROWSER_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts target/debug/outflank; returns {base, stop, restart}. `restart` stops the server
+ *  and starts it again on the same port and database, as after a network drop. */
+export async function startServer(env = {}, fixed = null) {
+  const binary = process.env.OUTFLANK_BIN || path.join(root, 'target', 'debug', 'outflank');
+  const dir = fixed ? fixed.dir : mkdtempSync(path.join(tmpdir(), 'outflank-browser-'));
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const port = fixed ? fixed.port : await freePort();
+    const child = spawn(binary, [], {
+      env: {
+        ...process.env,
+        OUTFLANK_ADDR: `127.0.0.1:${port}`,
+        DATABASE_URL: `sqlite://${dir}/t.sqlite?mode=rwc`,
+        OUTFLANK_DATA_DIR: dir,
+        RUST_LOG: process.env.RUST_LOG || 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    let exited = false;
+    child.once('exit', () => { exited = true; });
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 200 && !exited; i += 1) {
+      try {
+        const response = await fetch(`${base}/healthz`);
+        if (response.ok) {
+          const halt = async () => {
+            if (!exited) {
+              const done = new Promise((resolve) => child.once('exit', resolve));
+              child.kill('SIGTERM');
+              await done;
+            }
+          };
+          return {
+            base,
+            halt,
+            async restart() {
+              await halt();
+              return startServer(env, { dir, port });
+            },
+            async stop() {
+              await halt();
+              rmSync(dir, { recursive: true, force: true });
+            },
+          };
+        }
+      } catch { /* not up yet */ }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (!exited) child.kill('SIGKILL');
+  }
+  throw new Error('the server did not start');
+}
+
+export async function launchBrowser() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: BROWSER_ARGS, headless: true });
+}
+
+/** A new page that records console errors and page errors in `page.errors`. */
+export async function newPage(browser, options = {}) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  page.errors = [];
+  page.allowedErrors = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') page.errors.push(message.text());
+  });
+  page.on('pageerror', (error) => page.errors.push(String(error)));
+  return page;
+}
+
+/** Fails when the page logged an error that was not expected. */
+export function assertNoConsoleErrors(page) {
+  const unexpected = page.errors.filter((text) => !page.allowedErrors.some((pattern) => pattern.test(text)));
+  assert.deepEqual(unexpected, [], 'console errors');
+}
+
+export async function screenshot(page, name) {
+  mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
+}
+
+/** Sets the nickname on the home page. */
+export async function setNickname(page, name) {
+  await page.fill('#nickname', name);
+}
+
+/** Starts a computer game from the home page. */
+export async function startComputerGame(page, base, { level = 'easy', color = 'black', name = 'Ann' } = {}) {
+  await page.goto(`${base}/`);
+  await setNickname(page, name);
+  await page.check(`input[name="level"][value="${level}"]`);
+  await page.check(`input[name="color"][value="${color}"]`);
+  await page.click('#play-computer');
+  await page.waitForURL(/\/game\/[A-Za-z0-9]+$/);
+  await page.waitForSelector('body[data-status]');
+}
+
+/** Waits until it is the page's turn (a legal square is offered) or the game is over. */
+export async function waitForTurnOrEnd(page) {
+  await page.waitForFunction(() =>
+    document.body.dataset.status !== 'live' || document.querySelector('#board .square.legal') !== null);
+  return page.evaluate(() => document.body.dataset.status);
+}

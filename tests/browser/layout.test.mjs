@@ -1,0 +1,103 @@
+// Phones and the other pages: square size and control height at 390×844, no horizontal
+// overflow from 320 px, the rules page's example boards, the error page, no console errors.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  assertNoConsoleErrors, launchBrowser, newPage, screenshot, startComputerGame, startServer, waitForTurnOrEnd,
+} from './helpers.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Every visible control narrower in height than 44 px (board squares aside). */
+const smallControls = (page) => page.evaluate(() => {
+  const small = [];
+  for (const el of document.querySelectorAll('button, a.button, input[type="text"], select, summary, label')) {
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || el.classList.contains('square') || el.closest('.visually-hidden')) continue;
+    if (box.height < 44) small.push(`${el.tagName} ${el.id || el.textContent.trim().slice(0, 20)} ${box.height}`);
+  }
+  return small;
+});
+
+const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+test('on a 390×844 phone the board fills the width with squares of at least 44 px', async () => {
+  const page = await newPage(browser, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  await startComputerGame(page, server.base, { name: 'Pia' });
+  await waitForTurnOrEnd(page);
+  const { board, square } = await page.evaluate(() => ({
+    board: document.querySelector('#board > .board').getBoundingClientRect().width,
+    square: document.querySelector('#board [data-square="a1"]').getBoundingClientRect().width,
+  }));
+  assert.ok(square >= 44, `square ${square}px`);
+  assert.ok(board >= 390 - 24, `board ${board}px`);
+  assert.deepEqual(await smallControls(page), []);
+  assert.equal(await overflow(page), 0);
+
+  // Touch: the first tap previews, the second tap on the same square plays.
+  await page.tap('#board [data-square="d3"]');
+  await page.waitForSelector('#board [data-square="d3"].preview');
+  assert.equal(await page.locator('#moves li').count(), 0);
+  await page.tap('#board [data-square="d3"]');
+  await page.waitForFunction(() => document.querySelectorAll('#moves li').length >= 1);
+  await screenshot(page, 'game-phone');
+  assertNoConsoleErrors(page);
+  await page.context().close();
+});
+
+test('no page overflows horizontally at 320 px, and controls stay at least 44 px tall', async () => {
+  const page = await newPage(browser, { viewport: { width: 320, height: 640 } });
+  page.allowedErrors.push(/status of 404/);
+  await startComputerGame(page, server.base, { name: 'Tim' });
+  await waitForTurnOrEnd(page);
+  const game = page.url();
+  for (const url of [`${server.base}/`, `${server.base}/rules`, game, `${server.base}/join/abcdefgh`, `${server.base}/no/such/page`]) {
+    await page.goto(url);
+    await page.waitForLoadState('networkidle');
+    assert.equal(await overflow(page), 0, url);
+    assert.deepEqual(await smallControls(page), [], url);
+  }
+  assertNoConsoleErrors(page);
+  await page.context().close();
+});
+
+test('the rules page shows live example boards of a move and its flips', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.base}/rules`);
+  await page.waitForSelector('#example-d3 .square');
+  assert.equal(await page.locator('.examples .board').count(), 4);
+  assert.equal(await page.getAttribute('#example-start [data-square="d3"]', 'aria-label'), 'd3, empty, legal move');
+  assert.equal(await page.getAttribute('#example-d3 [data-square="d4"]', 'aria-label'), 'd4, black');
+  assert.equal(await page.getAttribute('#example-d3 [data-square="d3"]', 'aria-label'), 'd3, black, last move');
+  for (const square of ['c3', 'd4', 'e5', 'f6']) {
+    assert.match(await page.getAttribute(`#example-f6 [data-square="${square}"]`, 'aria-label'), /white/);
+  }
+  assertNoConsoleErrors(page);
+  await page.context().close();
+});
+
+test('an unknown address shows the error page with a way home', async () => {
+  const page = await newPage(browser);
+  page.allowedErrors.push(/status of 404/);
+  const response = await page.goto(`${server.base}/no/such/page`);
+  assert.equal(response.status(), 404);
+  assert.equal(await page.textContent('h1'), 'Page not found');
+  await page.click('text=Back to Outflank');
+  await page.waitForURL(`${server.base}/`);
+  await page.goto(`${server.base}/game/abcdefghij`);
+  await page.waitForSelector('#missing:not([hidden])');
+  assert.equal(await page.textContent('#missing h1'), 'Game not found');
+  assertNoConsoleErrors(page);
+  await page.context().close();
+});

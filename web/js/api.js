@@ -1,0 +1,57 @@
+// Fetch helpers for Outflank's HTTP API. Every error becomes an ApiError carrying the
+// server's `code` and its sentence for people.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function request(method, path, body) {
+  const options = { method, headers: {}, credentials: 'same-origin' };
+  if (body !== undefined) {
+    options.headers['Content-Type'] = 'application/json';
+    options.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch {
+    throw new ApiError(0, 'network', 'The server cannot be reached. Check your connection and try again.');
+  }
+  const type = response.headers.get('content-type') || '';
+  const data = type.includes('json') ? await response.json() : await response.text();
+  if (!response.ok) {
+    const error = (data && data.error) || {};
+    throw new ApiError(response.status, error.code || 'error', error.message || `The server answered ${response.status}.`);
+  }
+  return data;
+}
+
+export const me = () => request('GET', '/api/me');
+export const startSession = (nickname) => request('POST', '/api/session', { nickname });
+export const newComputerGame = (level, color) => request('POST', '/api/games', { mode: 'computer', level, color });
+export const newSameDeviceGame = () => request('POST', '/api/games', { mode: 'same_device' });
+export const importGame = (record, level) => request('POST', '/api/games/import', { record, level });
+export const game = (id) => request('GET', `/api/games/${encodeURIComponent(id)}`);
+export const record = (id) => request('GET', `/api/games/${encodeURIComponent(id)}/record`);
+export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;
+export const newRoom = () => request('POST', '/api/rooms');
+export const room = (code) => request('GET', `/api/rooms/${encodeURIComponent(code)}`);
+export const joinRoom = (code) => request('POST', `/api/rooms/${encodeURIComponent(code)}/join`);
+
+const NICKNAME_KEY = 'outflank.nickname';
+
+export function savedNickname() {
+  try { return localStorage.getItem(NICKNAME_KEY) || ''; } catch { return ''; }
+}
+
+/** Starts (or renames) this browser's session under `nickname`, kept in localStorage too.
+ *  The server keeps the player's id when the session already exists. */
+export async function ensureSession(nickname) {
+  const name = nickname.trim();
+  try { localStorage.setItem(NICKNAME_KEY, name); } catch { /* private mode */ }
+  return startSession(name);
+}
