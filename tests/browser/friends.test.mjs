@@ -104,6 +104,14 @@ test('friend by link: create, join, play, resign with confirmation, rematch swap
   assert.equal(await viewer.locator('#moves li').count(), 4);
   assert.equal(await viewer.isVisible('#rematch'), false);
   assert.equal(await viewer.locator('#board .square.legal').count(), 0);
+  // Every earlier position can be replayed, back to the start.
+  await viewer.waitForSelector('#nav-start:not([disabled])');
+  assert.equal(await viewer.isVisible('#nav-note'), false);
+  await viewer.click('#nav-start');
+  assert.equal(await viewer.locator('#board .disc.black, #board .disc.white').count(), 4);
+  await viewer.click('#nav-forward');
+  assert.equal(await viewer.locator('#board .disc.black, #board .disc.white').count(), 5);
+  await viewer.click('#nav-live');
   const download = await viewer.getAttribute('#download-record', 'href');
   const record = await (await fetch(`${server.base}${download}`)).text();
   assert.match(record, /^Reversi game record, format 1/);

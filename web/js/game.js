@@ -58,6 +58,22 @@ function scoreText(counts) {
 
 // --- messages ---------------------------------------------------------------------------
 
+// The server lists the position after every stored ply, so the move list can show the whole
+// game, not only what this page saw live.
+async function loadEarlierPositions() {
+  try {
+    const stored = await api.game(gameId);
+    for (const position of stored.positions || []) {
+      if (position.ply <= state.moves.length && !positions.has(position.ply)) {
+        positions.set(position.ply, { board: position.board, lastMove: position.last_move });
+      }
+    }
+    render();
+  } catch {
+    // Without them the move list still shows what this page has seen.
+  }
+}
+
 function receive(msg) {
   switch (msg.type) {
     case ServerMsg.SNAPSHOT:
@@ -68,6 +84,7 @@ function receive(msg) {
       viewing = null;
       drawBoard(false);
       render();
+      loadEarlierPositions();
       if (state.status !== Status.LIVE) announce(resultSentence());
       break;
     case ServerMsg.MOVED: {

@@ -17,6 +17,7 @@ use crate::routes::error::error_response;
 use crate::service::{GameHub, ServiceError};
 use crate::session::Session;
 use crate::storage::{DbError, GameRecord, Store};
+use crate::ws::protocol::board_text;
 
 pub fn configure(config: &mut ServiceConfig) {
     config
@@ -188,13 +189,43 @@ fn parse_id(text: &str) -> Result<GameId, GameRouteError> {
     text.parse().map_err(|_| GameRouteError::NotFound)
 }
 
-/// `GET /api/games/{id}`: players, status, result and every ply.
+/// `GET /api/games/{id}`: players, status, result, every ply, and the position after each, so
+/// a client can replay the game without knowing the rules.
 async fn show(
     path: web::Path<String>,
     store: web::Data<Store>,
 ) -> Result<HttpResponse, GameRouteError> {
     let record = store.load_game(&parse_id(&path)?).await?;
-    Ok(HttpResponse::Ok().json(game_json(&record)))
+    let positions =
+        positions(&record).map_err(|error| GameRouteError::Unavailable(error.to_string()))?;
+    let mut body = game_json(&record);
+    body["positions"] = positions;
+    Ok(HttpResponse::Ok().json(body))
+}
+
+/// The position after each ply (index 0 is the start), each with the disc placed last and
+/// what it flipped (passes keep the previous one).
+fn positions(record: &GameRecord) -> Result<serde_json::Value, outflank_engine::IllegalMove> {
+    let mut board = record.game.start_position;
+    let mut last_move = serde_json::Value::Null;
+    let mut positions =
+        vec![json!({ "ply": 0, "board": board_text(&board), "last_move": last_move })];
+    for (index, row) in record.moves.iter().enumerate() {
+        if let outflank_engine::Move::Place(square) = row.mv {
+            let flips: Vec<String> =
+                board.flips(square).into_iter().map(|s| s.to_string()).collect();
+            last_move = json!({
+                "number": index + 1,
+                "color": board.side_to_move().name().to_lowercase(),
+                "square": square.to_string(),
+                "flips": flips,
+            });
+        }
+        board = board.play(row.mv)?;
+        positions
+            .push(json!({ "ply": index + 1, "board": board_text(&board), "last_move": last_move }));
+    }
+    Ok(serde_json::Value::Array(positions))
 }
 
 fn game_json(record: &GameRecord) -> serde_json::Value {

@@ -83,3 +83,22 @@ async fn creating_a_game_needs_a_session_and_a_known_mode() {
         "\"godlike\" is not a level; expected easy, medium or hard"
     );
 }
+
+#[actix_web::test]
+async fn a_game_lists_the_position_after_every_ply_for_replay() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let id = ann.create_game(json!({ "mode": "same_device" })).await;
+    let (mut socket, start) = ann.join(&id).await;
+    let after_d3 = socket.play("d3").await;
+    let after_c3 = socket.play("c3").await;
+    let game: Value = ann.get(&format!("/api/games/{id}")).await.json().await.unwrap();
+    let positions = game["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 3);
+    assert_eq!(positions[0]["board"], start["board"]);
+    assert_eq!(positions[0]["last_move"], Value::Null);
+    assert_eq!(positions[1]["board"], after_d3["board"]);
+    assert_eq!(positions[1]["last_move"], after_d3["last_move"]);
+    assert_eq!(positions[2]["board"], after_c3["board"]);
+    assert_eq!(positions[2]["last_move"], after_c3["last_move"]);
+}
