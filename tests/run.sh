@@ -32,7 +32,7 @@ step "tests (the server on SQLite; the store on SQLite and PostgreSQL)"
 cargo test --workspace --locked
 
 step "the server's tests again, on PostgreSQL"
-OUTFLANK_TEST_BACKEND=postgres cargo test --locked -p outflank-api --test api
+OUTFLANK_TEST_BACKEND=postgres cargo test --workspace --locked --test api
 
 # --- browser tests (tests/browser/run.sh does all the work) ---
 step "browser tests"
