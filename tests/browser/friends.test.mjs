@@ -56,6 +56,16 @@ test('friend by link: create, join, play, resign with confirmation, rematch swap
     await watcher.waitForFunction((count) => document.querySelectorAll('#moves li').length === count, n + 1);
   }
   assert.equal(await plies(black), 4);
+  // Each sees whether the other is connected: White drops and comes back.
+  const whiteSide = 'white';
+  assert.equal(await black.isVisible(`#presence-${whiteSide}`), false);
+  const gameUrl = white.url();
+  await white.goto('about:blank');
+  await black.waitForSelector(`#presence-${whiteSide}:not([hidden])`);
+  assert.match(await black.textContent('#status'), /has disconnected/);
+  await white.goto(gameUrl);
+  await black.waitForSelector(`#presence-${whiteSide}`, { state: 'hidden' });
+  await white.waitForSelector('body[data-you]');
   assert.match(await black.textContent('#turn'), /Your move \(Black\)/);
   assert.match(await white.textContent('#turn'), /Waiting for/);
 

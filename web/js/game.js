@@ -164,6 +164,17 @@ function receive(msg) {
       if (!state.rematch.left.includes(msg.by)) state.rematch.left.push(msg.by);
       render();
       break;
+    case ServerMsg.PRESENCE: {
+      if (!state) return;
+      const before = state.presence;
+      state.presence = { black: msg.black, white: msg.white };
+      render();
+      const opponent = state.you === Side.BLACK || state.you === Side.WHITE ? other(state.you) : null;
+      if (before && opponent && before[opponent] !== msg[opponent] && state.status === Status.LIVE) {
+        announce(msg[opponent] ? `${playerName(opponent)} is back.` : `${playerName(opponent)} has disconnected; their clock keeps running.`);
+      }
+      break;
+    }
     case ServerMsg.ERROR:
       if (msg.code === 'game_not_found') {
         socket.close();
@@ -255,6 +266,9 @@ function render() {
     $(`name-${side}`).textContent = playerName(side) + you;
     $(`count-${side}`).textContent = String(state.counts[side]);
     $(`player-${side}`).classList.toggle('to-move', state.to_move === side);
+    // Only people can be away; shown while the game is on.
+    const away = state.presence && !state.presence[side] && state.status === Status.LIVE;
+    $(`presence-${side}`).hidden = !away;
   }
   renderTurn();
   renderClocks();

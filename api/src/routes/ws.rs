@@ -63,7 +63,8 @@ async fn connect(
     let (response, socket, stream) = actix_ws::handle(&request, body)?;
     let stream = stream.max_frame_size(MAX_FRAME_BYTES);
     actix_web::rt::spawn(
-        Connection { id, game, player, socket, last_version: None, joined: false }.run(stream),
+        Connection { id, game, player, socket, last_version: None, joined: false, present: false }
+            .run(stream),
     );
     Ok(response)
 }
@@ -78,6 +79,8 @@ struct Connection {
     last_version: Option<u64>,
     /// Whether the client has sent `join` and been caught up.
     joined: bool,
+    /// Whether this connection counts towards its player's presence in the game.
+    present: bool,
 }
 
 /// Why a connection ends.
@@ -123,6 +126,11 @@ impl Connection {
                             if self.send(&msg).await.is_err() { break Close::Gone }
                         }
                     }
+                    Ok(Broadcast::Presence { black, white }) => {
+                        if self.send(&ServerMsg::Presence { black, white }).await.is_err() {
+                            break Close::Gone;
+                        }
+                    }
                     Ok(Broadcast::Shutdown) => {
                         let msg = ServerMsg::error(codes::SHUTTING_DOWN, "the server is restarting; reconnect in a moment");
                         let _ = self.send(&msg).await;
@@ -144,6 +152,9 @@ impl Connection {
                 }
             }
         };
+        if self.present {
+            self.game.presence(self.player.clone(), false).await;
+        }
         if let Close::With(code, description) = close {
             let reason = CloseReason { code, description: Some(description.to_owned()) };
             let _ = self.socket.close(Some(reason)).await;
@@ -183,8 +194,15 @@ impl Connection {
     /// Subscribes from `since` and sends what the client missed; the stream continues from there.
     async fn join(&mut self, since: Option<u64>) -> Result<Events, Close> {
         self.last_version = since;
+        if !self.present {
+            // Counted before subscribing, so the presence sent below includes this connection.
+            self.game.presence(self.player.clone(), true).await;
+            self.present = true;
+        }
         let subscription = self.subscribe(since).await?;
         self.catch_up(subscription.seat, subscription.catch_up).await?;
+        let (black, white) = subscription.presence;
+        self.send(&ServerMsg::Presence { black, white }).await.map_err(|_| Close::Gone)?;
         Ok(subscription.events)
     }
 

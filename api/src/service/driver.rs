@@ -9,7 +9,8 @@ use outflank_engine::Move;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::domain::{PlayerId, Timestamp};
-use crate::live::{Command, Event, GameState, History, Resume, SearchId, SearchRequest};
+use crate::live::{Command, Event, GameState, History, Player, Resume, SearchId, SearchRequest};
+use outflank_engine::Color;
 
 use super::convert;
 use super::hub::{
@@ -31,6 +32,7 @@ const BROADCAST_BUFFER: usize = 256;
 pub(super) enum Request {
     Command { command: Command, reply: oneshot::Sender<Result<(), ServiceError>> },
     Subscribe { player: PlayerId, since: Option<u64>, reply: oneshot::Sender<Subscription> },
+    Presence { player: PlayerId, connected: bool },
 }
 
 /// The task that owns one game's state.
@@ -41,6 +43,8 @@ pub(super) struct Driver {
     requests: mpsc::Receiver<Request>,
     events: broadcast::Sender<Broadcast>,
     searches: HashMap<SearchId, Arc<AtomicBool>>,
+    /// Open connections per player, for presence.
+    connections: HashMap<PlayerId, usize>,
     search_results: mpsc::Sender<(SearchId, Move)>,
     search_replies: mpsc::Receiver<(SearchId, Move)>,
 }
@@ -57,6 +61,7 @@ impl Driver {
             requests,
             events,
             searches: HashMap::new(),
+            connections: HashMap::new(),
             search_results,
             search_replies,
         };
@@ -88,6 +93,7 @@ impl Driver {
                     Some(Request::Subscribe { player, since, reply }) => {
                         let _ = reply.send(self.subscribe(&player, since));
                     }
+                    Some(Request::Presence { player, connected }) => self.count_connection(player, connected),
                     None => break,
                 },
                 Some((search_id, mv)) = self.search_replies.recv() => {
@@ -208,6 +214,32 @@ impl Driver {
         GameState::restore(stored, self.inner.timing, now).ok()
     }
 
+    /// Whether each side has someone connected; the computer always is.
+    fn presence(&self) -> (bool, bool) {
+        let side = |color: Color| match self.state.setup().player(color) {
+            Player::Computer(_) => true,
+            Player::Human(human) => self.connections.get(&human.id).is_some_and(|n| *n > 0),
+        };
+        (side(Color::Black), side(Color::White))
+    }
+
+    fn count_connection(&mut self, player: PlayerId, connected: bool) {
+        let before = self.presence();
+        let count = self.connections.entry(player.clone()).or_default();
+        if connected {
+            *count += 1;
+        } else {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                self.connections.remove(&player);
+            }
+        }
+        let after = self.presence();
+        if after != before {
+            let _ = self.events.send(Broadcast::Presence { black: after.0, white: after.1 });
+        }
+    }
+
     fn subscribe(&self, player: &PlayerId, since: Option<u64>) -> Subscription {
         let events = self.events.subscribe();
         let current = self.state.version();
@@ -218,7 +250,12 @@ impl Driver {
                 CatchUp::Snapshot(Box::new(self.state.snapshot(Timestamp::now())))
             }
         };
-        Subscription { seat: self.state.seat_of(player), catch_up, events }
+        Subscription {
+            seat: self.state.seat_of(player),
+            catch_up,
+            presence: self.presence(),
+            events,
+        }
     }
 
     fn start_search(&mut self, request: SearchRequest) {

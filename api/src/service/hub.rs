@@ -56,6 +56,8 @@ pub enum Broadcast {
     Event(Event),
     /// The server is shutting down; reconnect shortly.
     Shutdown,
+    /// Who is connected changed: whether each side has someone connected.
+    Presence { black: bool, white: bool },
 }
 
 /// A subscription to one game: what was missed, then the live stream (with no gap between).
@@ -64,6 +66,8 @@ pub struct Subscription {
     /// What the subscriber may do in the game.
     pub seat: Seat,
     pub catch_up: CatchUp,
+    /// Whether each side has someone connected, this subscriber included: `(black, white)`.
+    pub presence: (bool, bool),
     pub events: broadcast::Receiver<Broadcast>,
 }
 
@@ -106,6 +110,11 @@ impl GameHandle {
             .await
             .map_err(|_| ServiceError::Unavailable)?;
         answer.await.map_err(|_| ServiceError::Unavailable)
+    }
+
+    /// Tells the game that one of `player`'s connections opened (`true`) or closed (`false`).
+    pub async fn presence(&self, player: PlayerId, connected: bool) {
+        let _ = self.requests.send(Request::Presence { player, connected }).await;
     }
 
     fn is_running(&self) -> bool {

@@ -231,6 +231,12 @@ pub enum ServerMsg {
         message: String,
     },
     Pong,
+    /// Which sides have someone connected (the computer always is). Not versioned: sent after
+    /// the catch-up on joining and whenever it changes.
+    Presence {
+        black: bool,
+        white: bool,
+    },
 }
 
 /// A colour on the wire.
@@ -426,6 +432,7 @@ impl ServerMsg {
             ServerMsg::Left { .. } => "left",
             ServerMsg::Error { .. } => "error",
             ServerMsg::Pong => "pong",
+            ServerMsg::Presence { .. } => "presence",
         }
     }
 

@@ -108,3 +108,16 @@ async fn undo_while_the_computer_thinks_cancels_its_reply() {
     assert_eq!(game["moves"].as_array().unwrap().len(), 2);
     assert_eq!(game["moves"][0], "c4");
 }
+
+#[actix_web::test]
+async fn the_computers_side_is_always_present() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let id =
+        ann.create_game(json!({ "mode": "computer", "level": "easy", "color": "black" })).await;
+    let mut socket = ann.connect(&id).await;
+    socket.send(json!({ "type": "join", "game_id": id })).await;
+    assert_eq!(socket.next_any().await.unwrap()["type"], "snapshot");
+    let presence = socket.next_any().await.unwrap();
+    assert_eq!(presence, json!({ "type": "presence", "black": true, "white": true }));
+}

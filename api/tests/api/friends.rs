@@ -274,3 +274,14 @@ async fn a_friend_game_survives_a_server_restart() {
     let moved = white_socket.play("c3").await;
     assert_eq!(moved["last_move"]["square"], "c3");
 }
+
+#[actix_web::test]
+async fn players_see_when_their_opponent_disconnects_and_returns() {
+    let app = spawn_app().await;
+    let (_black, mut black_socket, white, white_socket, id, _) = friend_game(&app).await;
+    black_socket.presence_becomes(true, true).await;
+    drop(white_socket);
+    black_socket.presence_becomes(true, false).await;
+    let (_again, _) = white.join(&id).await;
+    black_socket.presence_becomes(true, true).await;
+}

@@ -207,8 +207,8 @@ impl Socket {
         self.stream.send(Message::text(text)).await.expect("socket open");
     }
 
-    /// The next JSON message; `None` if the socket closed.
-    pub async fn next(&mut self) -> Option<Value> {
+    /// The next JSON message, presence messages included; `None` if the socket closed.
+    pub async fn next_any(&mut self) -> Option<Value> {
         loop {
             let frame = tokio::time::timeout(TIMEOUT, self.stream.next())
                 .await
@@ -217,6 +217,27 @@ impl Socket {
                 Ok(Message::Text(text)) => return Some(serde_json::from_str(&text).unwrap()),
                 Ok(Message::Close(_)) | Err(_) => return None,
                 Ok(_) => {}
+            }
+        }
+    }
+
+    /// The next game message, skipping presence (which arrives whenever anyone connects);
+    /// `None` if the socket closed.
+    pub async fn next(&mut self) -> Option<Value> {
+        loop {
+            let msg = self.next_any().await?;
+            if msg["type"] != "presence" {
+                return Some(msg);
+            }
+        }
+    }
+
+    /// Reads until a presence message saying exactly `black` and `white` connected.
+    pub async fn presence_becomes(&mut self, black: bool, white: bool) {
+        loop {
+            let msg = self.next_any().await.expect("socket open");
+            if msg["type"] == "presence" && msg["black"] == black && msg["white"] == white {
+                return;
             }
         }
     }

@@ -107,6 +107,7 @@ fn examples() -> Vec<ServerMsg> {
     examples
         .push(ServerMsg::from(&ClientMsg::parse(r#"{"type":"move","square":"z9"}"#).unwrap_err()));
     examples.push(ServerMsg::Pong);
+    examples.push(ServerMsg::Presence { black: true, white: false });
     examples
 }
 
@@ -184,6 +185,7 @@ fn every_server_message_kind_is_documented_with_a_real_example() {
         "left",
         "error",
         "pong",
+        "presence",
     ] {
         assert!(examples.iter().any(|example| example.kind() == kind), "no example of {kind}");
     }
