@@ -1,0 +1,360 @@
+//! The pairing policy: a pure function from the waiting seekers and the time to decisions.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use crate::ticket::{ComputerLevel, Decision, Millis, QueueKind, SeekerId, Ticket};
+
+/// How the matchmaker decides, and how long the queues keep things.
+///
+/// The allowed rating gap of a seeker who has waited `w` milliseconds is
+///
+/// ```text
+/// gap(w) = min(initial_gap + gap_growth_per_second * w / 1000, max_gap)     (never below 0)
+/// ```
+///
+/// With the defaults: ±100 on arrival, ±225 after 5 s, ±350 after 10 s, ±400 from 12 s on;
+/// at 15 s a seeker still alone is handed to the computer. Two seekers fit when they wait in
+/// the same queue and their ratings differ by at most the *smaller* of their two gaps, so a
+/// newcomer is never matched further away than their own narrow window allows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Policy {
+    /// The gap on arrival.
+    pub initial_gap: i32,
+    /// How much the gap grows per second of waiting (linearly, by the millisecond).
+    pub gap_growth_per_second: i32,
+    /// The largest gap, or `None` for no limit.
+    pub max_gap: Option<i32>,
+    /// After this long without an opponent, a seeker gets the computer.
+    pub computer_after_ms: i64,
+    /// Queues drop a seeker whose last heartbeat is older than this.
+    pub heartbeat_ttl_ms: i64,
+    /// Queues keep a decision for the seeker's node to take for this long.
+    pub decision_ttl_ms: i64,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Self {
+            initial_gap: 100,
+            gap_growth_per_second: 25,
+            max_gap: Some(400),
+            computer_after_ms: 15_000,
+            heartbeat_ttl_ms: 10_000,
+            decision_ttl_ms: 60_000,
+        }
+    }
+}
+
+impl Policy {
+    /// The allowed rating gap after waiting `wait_ms` milliseconds (see the curve above).
+    pub fn allowed_gap(&self, wait_ms: i64) -> i64 {
+        let wait_ms = wait_ms.max(0);
+        let grown = i64::from(self.gap_growth_per_second).saturating_mul(wait_ms) / 1000;
+        let gap = i64::from(self.initial_gap).saturating_add(grown);
+        let gap = match self.max_gap {
+            Some(max) => gap.min(i64::from(max)),
+            None => gap,
+        };
+        gap.max(0)
+    }
+
+    /// Whether two tickets may be paired at `now`, previous opponents aside.
+    pub fn compatible(&self, a: &Ticket, b: &Ticket, now: Millis) -> bool {
+        let diff = (i64::from(a.rating) - i64::from(b.rating)).abs();
+        a.queue == b.queue
+            && a.seeker != b.seeker
+            && diff <= self.allowed_gap(now.since(a.joined_at))
+            && diff <= self.allowed_gap(now.since(b.joined_at))
+    }
+}
+
+/// Decides who plays whom at `now`. Pure: same input (in any order), same output.
+///
+/// - Pairs are formed greedily, closest ratings first; among equally close pairs the one with
+///   the longest waiter goes first, then the lower position in (rating, join time, id) order.
+/// - Each seeker appears in at most one decision (duplicate tickets of one seeker count once:
+///   the earliest).
+/// - Two previous opponents (either's `last_opponent` names the other) are only paired once no
+///   other fitting opponent is left for either of them.
+/// - Seekers still alone after waiting `computer_after_ms` or more get [`Decision::Computer`]
+///   at [`ComputerLevel::for_rating`].
+/// - Colours are drawn from a hash of the two ids and `now`: random to players, exact in tests.
+///
+/// Matches come first (in the order they were formed, quick queue before ranked), then the
+/// computer games.
+pub fn pair(tickets: &[Ticket], now: Millis, policy: &Policy) -> Vec<Decision> {
+    let mut unique: Vec<&Ticket> = tickets.iter().collect();
+    unique.sort_by(|a, b| {
+        (&a.seeker, a.joined_at, a.queue, a.rating, &a.last_opponent).cmp(&(
+            &b.seeker,
+            b.joined_at,
+            b.queue,
+            b.rating,
+            &b.last_opponent,
+        ))
+    });
+    unique.dedup_by(|later, first| later.seeker == first.seeker);
+
+    let mut matches = Vec::new();
+    let mut computers = Vec::new();
+    for queue in QueueKind::ALL {
+        let waiting: Vec<&Ticket> = unique.iter().copied().filter(|t| t.queue == queue).collect();
+        pair_queue(waiting, now, policy, &mut matches, &mut computers);
+    }
+    matches.extend(computers);
+    matches
+}
+
+/// Pairs the seekers of one queue, appending to `matches` and `computers`.
+fn pair_queue(
+    mut seekers: Vec<&Ticket>,
+    now: Millis,
+    policy: &Policy,
+    matches: &mut Vec<Decision>,
+    computers: &mut Vec<Decision>,
+) {
+    seekers.sort_by(|a, b| {
+        (a.rating, a.joined_at, &a.seeker).cmp(&(b.rating, b.joined_at, &b.seeker))
+    });
+    let mut m = Matcher::new(&seekers, now, policy);
+    let n = seekers.len();
+
+    // Phase 1: closest first, previous opponents excluded.
+    let mut heap = BinaryHeap::new();
+    for i in 0..n {
+        if let Some(j) = m.next_candidate(i) {
+            heap.push(Reverse(m.key(i, j)));
+        }
+    }
+    let mut pairs = Vec::new();
+    while let Some(Reverse(key)) = heap.pop() {
+        let (owner, other) = (key.lo, key.hi);
+        if m.taken[owner] {
+            continue;
+        }
+        if m.taken[other] {
+            if let Some(j) = m.next_candidate(owner) {
+                heap.push(Reverse(m.key(owner, j)));
+            }
+            continue;
+        }
+        m.take(owner);
+        m.take(other);
+        pairs.push((key.lo, key.hi));
+    }
+
+    // Phase 2: previous opponents, now that nobody else fits either of them.
+    let index: HashMap<&SeekerId, usize> =
+        seekers.iter().enumerate().map(|(i, t)| (&t.seeker, i)).collect();
+    let mut rematches: Vec<PairKey> = Vec::new();
+    for (i, ticket) in seekers.iter().enumerate() {
+        let Some(&j) = ticket.last_opponent.as_ref().and_then(|o| index.get(o)) else {
+            continue;
+        };
+        if !m.taken[i] && !m.taken[j] && policy.compatible(ticket, seekers[j], now) {
+            rematches.push(m.key(i.min(j), i.max(j)));
+        }
+    }
+    rematches.sort();
+    rematches.dedup();
+    for key in rematches {
+        if !m.taken[key.lo] && !m.taken[key.hi] {
+            m.take(key.lo);
+            m.take(key.hi);
+            pairs.push((key.lo, key.hi));
+        }
+    }
+
+    for (a, b) in pairs {
+        let (a, b) = (&seekers[a].seeker, &seekers[b].seeker);
+        let (first, second) = if a < b { (a, b) } else { (b, a) };
+        let (black, white) =
+            if coin(first, second, now) { (first, second) } else { (second, first) };
+        matches.push(Decision::Match {
+            queue: seekers[0].queue,
+            black: black.clone(),
+            white: white.clone(),
+        });
+    }
+    for (i, ticket) in seekers.iter().enumerate() {
+        if !m.taken[i] && now.since(ticket.joined_at) >= policy.computer_after_ms {
+            computers.push(Decision::Computer {
+                queue: ticket.queue,
+                seeker: ticket.seeker.clone(),
+                level: ComputerLevel::for_rating(ticket.rating),
+            });
+        }
+    }
+}
+
+/// A candidate pair's place in the greedy order (smallest first). The pair belongs to `lo`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct PairKey {
+    diff: i64,
+    earliest_join: i64,
+    lo: usize,
+    hi: usize,
+}
+
+/// Where one seeker's search for partners placed after them has got to.
+#[derive(Debug, Clone, Copy)]
+struct Cursor {
+    /// Next position to try among seekers of the same rating.
+    centre: usize,
+    /// The higher-rated group being tried, and the next position in it.
+    right: Option<(usize, usize)>,
+}
+
+/// State of the greedy pairing of one queue, sorted by (rating, join time, id).
+///
+/// Each pair belongs to its lower-placed seeker, who lists their pairs lazily in greedy order
+/// (rating difference, then longest wait, then position) and keeps only the best in a heap,
+/// skipping taken seekers with a "next free position" forest. That gives the same result as
+/// sorting every fitting pair, in about O(n log n) for usual queues, instead of enumerating all
+/// fitting pairs (millions with 10,000 waiting).
+#[derive(Debug)]
+struct Matcher<'a> {
+    seekers: &'a [&'a Ticket],
+    gaps: Vec<i64>,
+    /// Group (distinct rating) of each position, and each group's position range.
+    group_of: Vec<usize>,
+    groups: Vec<(usize, usize)>,
+    cursors: Vec<Cursor>,
+    taken: Vec<bool>,
+    /// `next_free[x]`: a position ≥ x from which to look for the next free one (`n`: none).
+    next_free: Vec<usize>,
+}
+
+impl<'a> Matcher<'a> {
+    fn new(seekers: &'a [&'a Ticket], now: Millis, policy: &Policy) -> Self {
+        let n = seekers.len();
+        let gaps = seekers.iter().map(|t| policy.allowed_gap(now.since(t.joined_at))).collect();
+        let mut group_of = Vec::with_capacity(n);
+        let mut groups: Vec<(usize, usize)> = Vec::new();
+        for (i, t) in seekers.iter().enumerate() {
+            match groups.last_mut() {
+                Some(last) if seekers[last.0].rating == t.rating => last.1 = i + 1,
+                _ => groups.push((i, i + 1)),
+            }
+            group_of.push(groups.len() - 1);
+        }
+        let cursors = group_of
+            .iter()
+            .enumerate()
+            .map(|(i, &g)| Cursor {
+                centre: i + 1,
+                right: (g + 1 < groups.len()).then(|| (g + 1, groups[g + 1].0)),
+            })
+            .collect();
+        Self {
+            seekers,
+            gaps,
+            group_of,
+            groups,
+            cursors,
+            taken: vec![false; n],
+            next_free: (0..=n).collect(),
+        }
+    }
+
+    fn rating(&self, i: usize) -> i64 {
+        i64::from(self.seekers[i].rating)
+    }
+
+    /// The first free position ≥ `x` (`n` if none), compressing the path walked.
+    fn find_free(&mut self, x: usize) -> usize {
+        let mut root = x;
+        while self.next_free[root] != root {
+            root = self.next_free[root];
+        }
+        let mut at = x;
+        while self.next_free[at] != root {
+            let next = self.next_free[at];
+            self.next_free[at] = root;
+            at = next;
+        }
+        root
+    }
+
+    fn take(&mut self, i: usize) {
+        self.taken[i] = true;
+        self.next_free[i] = i + 1;
+    }
+
+    fn key(&self, owner: usize, other: usize) -> PairKey {
+        let (a, b) = (self.seekers[owner], self.seekers[other]);
+        PairKey {
+            diff: (self.rating(owner) - self.rating(other)).abs(),
+            earliest_join: a.joined_at.0.min(b.joined_at.0),
+            lo: owner.min(other),
+            hi: owner.max(other),
+        }
+    }
+
+    /// Whether `i` and `j` were each other's last opponent.
+    fn rematch(&self, i: usize, j: usize) -> bool {
+        let (a, b) = (self.seekers[i], self.seekers[j]);
+        a.last_opponent.as_ref() == Some(&b.seeker) || b.last_opponent.as_ref() == Some(&a.seeker)
+    }
+
+    /// `i`'s next partner placed after `i`, in greedy order: free, fitting both gaps, not a
+    /// rematch. Within one rating group later positions come later in greedy order too (they
+    /// joined later), so walking positions upwards, group by group, keeps the order.
+    fn next_candidate(&mut self, i: usize) -> Option<usize> {
+        let own_end = self.groups[self.group_of[i]].1;
+        // Same rating first (difference 0).
+        while self.cursors[i].centre < own_end {
+            let p = self.find_free(self.cursors[i].centre);
+            if p >= own_end {
+                self.cursors[i].centre = own_end;
+                break;
+            }
+            self.cursors[i].centre = p + 1;
+            if !self.rematch(i, p) {
+                return Some(p);
+            }
+        }
+        // Then higher ratings, outwards, within `i`'s own gap.
+        while let Some((g, pos)) = self.cursors[i].right {
+            let (start, end) = self.groups[g];
+            let diff = self.rating(start) - self.rating(i);
+            if diff > self.gaps[i] {
+                self.cursors[i].right = None;
+                return None;
+            }
+            let p = self.find_free(pos);
+            if p >= end {
+                self.cursors[i].right = (g + 1 < self.groups.len()).then(|| (g + 1, end));
+                continue;
+            }
+            self.cursors[i].right = Some((g, p + 1));
+            if diff <= self.gaps[p] && !self.rematch(i, p) {
+                return Some(p);
+            }
+        }
+        None
+    }
+}
+
+/// A fair-looking coin from the two ids and the time: FNV-1a, then a SplitMix64 finish.
+fn coin(first: &SeekerId, second: &SeekerId, now: Millis) -> bool {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let bytes = first
+        .as_str()
+        .bytes()
+        .chain([0xff])
+        .chain(second.as_str().bytes())
+        .chain([0xff])
+        .chain(now.0.to_le_bytes());
+    for b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    h ^= h >> 31;
+    h & 1 == 1
+}

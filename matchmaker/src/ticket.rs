@@ -1,0 +1,199 @@
+//! The values the matchmaker works on: who is waiting, in which queue, since when.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// Who is waiting: the player's id (an account id, or a guest's session id).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SeekerId(pub String);
+
+impl SeekerId {
+    /// Wraps an id.
+    pub fn new(id: impl Into<String>) -> Self {
+        Self(id.into())
+    }
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for SeekerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&str> for SeekerId {
+    fn from(id: &str) -> Self {
+        Self(id.to_owned())
+    }
+}
+
+impl From<String> for SeekerId {
+    fn from(id: String) -> Self {
+        Self(id)
+    }
+}
+
+/// A point in time, in milliseconds since the Unix epoch. The matchmaker never reads a clock:
+/// callers pass `now`, so tests step time by hand.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+pub struct Millis(pub i64);
+
+impl Millis {
+    /// Milliseconds from `earlier` to `self`; zero if `earlier` is later.
+    pub fn since(self, earlier: Millis) -> i64 {
+        self.0.saturating_sub(earlier.0).max(0)
+    }
+
+    /// `self` plus `ms` milliseconds (saturating).
+    pub fn plus(self, ms: i64) -> Millis {
+        Millis(self.0.saturating_add(ms))
+    }
+}
+
+/// The queues. Seekers are only ever paired within one queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum QueueKind {
+    /// Quick game: anyone with a nickname, unrated.
+    Quick,
+    /// Ranked: signed-in players, rated.
+    Ranked,
+}
+
+impl QueueKind {
+    /// Every queue, in a fixed order.
+    pub const ALL: [QueueKind; 2] = [QueueKind::Quick, QueueKind::Ranked];
+
+    /// A short lowercase name (`"quick"`, `"ranked"`), used in keys and messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            QueueKind::Quick => "quick",
+            QueueKind::Ranked => "ranked",
+        }
+    }
+}
+
+impl fmt::Display for QueueKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One seeker waiting in one queue.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Ticket {
+    /// Who is waiting.
+    pub seeker: SeekerId,
+    /// Which queue they wait in.
+    pub queue: QueueKind,
+    /// Their rating (guests get the starting rating).
+    pub rating: i32,
+    /// When they started waiting; the allowed rating gap widens from here.
+    pub joined_at: Millis,
+    /// Their previous opponent, not paired with them again while someone else fits.
+    pub last_opponent: Option<SeekerId>,
+}
+
+impl Ticket {
+    /// A ticket without a previous opponent.
+    pub fn new(
+        seeker: impl Into<SeekerId>,
+        queue: QueueKind,
+        rating: i32,
+        joined_at: Millis,
+    ) -> Self {
+        Self { seeker: seeker.into(), queue, rating, joined_at, last_opponent: None }
+    }
+
+    /// The same ticket, remembering the previous opponent.
+    pub fn with_last_opponent(mut self, opponent: impl Into<SeekerId>) -> Self {
+        self.last_opponent = Some(opponent.into());
+        self
+    }
+}
+
+/// The computer level suggested for a seeker nobody was found for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ComputerLevel {
+    /// Looks about one move ahead.
+    Easy,
+    /// Looks a few moves ahead.
+    Medium,
+    /// Searches deep.
+    Hard,
+}
+
+impl ComputerLevel {
+    /// Below this rating the computer plays Easy.
+    pub const MEDIUM_FROM: i32 = 1300;
+    /// From this rating on the computer plays Hard.
+    pub const HARD_FROM: i32 = 1700;
+
+    /// The level for a rating: Easy below 1300, Medium below 1700, Hard from 1700 on. The
+    /// starting rating (1500) gets Medium.
+    pub fn for_rating(rating: i32) -> Self {
+        if rating < Self::MEDIUM_FROM {
+            ComputerLevel::Easy
+        } else if rating < Self::HARD_FROM {
+            ComputerLevel::Medium
+        } else {
+            ComputerLevel::Hard
+        }
+    }
+}
+
+/// What the matchmaker decided for one or two seekers.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Decision {
+    /// Two people play each other; colours are already drawn.
+    Match {
+        /// The queue they were paired in (decides rated or not).
+        queue: QueueKind,
+        /// Plays Black (moves first).
+        black: SeekerId,
+        /// Plays White.
+        white: SeekerId,
+    },
+    /// Nobody came in time: the seeker plays the computer, unrated.
+    Computer {
+        /// The queue they waited in.
+        queue: QueueKind,
+        /// Who plays the computer.
+        seeker: SeekerId,
+        /// A level suited to their rating.
+        level: ComputerLevel,
+    },
+}
+
+impl Decision {
+    /// The seekers this decision takes out of the queue (one or two).
+    pub fn seekers(&self) -> Vec<&SeekerId> {
+        match self {
+            Decision::Match { black, white, .. } => vec![black, white],
+            Decision::Computer { seeker, .. } => vec![seeker],
+        }
+    }
+
+    /// The queue the decision was made in.
+    pub fn queue(&self) -> QueueKind {
+        match self {
+            Decision::Match { queue, .. } | Decision::Computer { queue, .. } => *queue,
+        }
+    }
+
+    /// Whether `seeker` is part of this decision.
+    pub fn involves(&self, seeker: &SeekerId) -> bool {
+        self.seekers().contains(&seeker)
+    }
+}
