@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Outflank's browser tests: Debian's chromium (installed when missing; never a downloaded
-# browser) driven by playwright-core against the real server binary.
+# Outflank's browser tests against the real server binary: Debian's chromium driven by
+# playwright-core, and Debian's firefox-esr driven over WebDriver BiDi by puppeteer-core (both
+# installed when missing; never a downloaded browser).
 # Screenshots are saved in target/browser-artifacts/.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -12,6 +13,13 @@ if [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
   $sudo_cmd apt-get update
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y chromium
+fi
+if [ ! -x /usr/bin/firefox-esr ]; then
+  echo "installing Debian's firefox-esr"
+  sudo_cmd=""
+  if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
+  $sudo_cmd apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y firefox-esr
 fi
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   echo "installing node and npm"
