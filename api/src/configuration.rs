@@ -9,6 +9,7 @@
 //! | `REDIS_URL` | unset: in-process queues |
 //! | `OUTFLANK_SESSION_SECRET` | unset: generated once and kept in the database |
 //! | `OUTFLANK_MOVE_TIME_MS` | `30000` |
+//! | `OUTFLANK_COMPUTER_AFTER_MS` | `15000` |
 
 use std::fmt;
 use std::net::SocketAddr;
@@ -20,6 +21,8 @@ use thiserror::Error;
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 /// Time for each move in clocked games (SPEC: 30 s).
 pub const DEFAULT_MOVE_TIME_MS: u64 = 30_000;
+/// How long a quick-game seeker waits for a person before getting the computer (SPEC: ~15 s).
+pub const DEFAULT_COMPUTER_AFTER_MS: u64 = 15_000;
 
 /// A value that must not appear in logs: `Debug` prints `[redacted]`.
 #[derive(Clone, PartialEq, Eq)]
@@ -88,6 +91,8 @@ pub struct Settings {
     pub session_secret: Option<Secret>,
     /// `OUTFLANK_MOVE_TIME_MS`: time for each move in clocked games.
     pub move_time_ms: u64,
+    /// `OUTFLANK_COMPUTER_AFTER_MS`: a seeker nobody pairs within this time gets the computer.
+    pub computer_after_ms: u64,
 }
 
 /// A setting that could not be used; names the variable.
@@ -171,6 +176,19 @@ impl Settings {
             }
         };
 
+        let computer_after_ms = match lookup("OUTFLANK_COMPUTER_AFTER_MS") {
+            None => DEFAULT_COMPUTER_AFTER_MS,
+            Some(value) => {
+                value.parse().ok().filter(|ms| (100..=600_000).contains(ms)).ok_or_else(|| {
+                    invalid(
+                        "OUTFLANK_COMPUTER_AFTER_MS",
+                        value,
+                        "number of milliseconds from 100 to 600000",
+                    )
+                })?
+            }
+        };
+
         Ok(Settings {
             address,
             public_url,
@@ -178,6 +196,7 @@ impl Settings {
             redis_url,
             session_secret,
             move_time_ms,
+            computer_after_ms,
         })
     }
 }
@@ -212,6 +231,7 @@ mod tests {
         assert_eq!(settings.redis_url, None);
         assert_eq!(settings.session_secret, None);
         assert_eq!(settings.move_time_ms, 30_000);
+        assert_eq!(settings.computer_after_ms, 15_000);
     }
 
     #[test]

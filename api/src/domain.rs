@@ -96,6 +96,23 @@ identifier!(
     /// A game, as it appears in links (`/game/{id}`).
     GameId, "game id", 10
 );
+impl GameId {
+    /// The id of the game for matchmaking pairing `pairing`: every node derives the same id, so
+    /// the game is created once whichever node acts first.
+    pub fn from_pairing(pairing: u64) -> GameId {
+        let base = ID_ALPHABET.len() as u64;
+        let mut rest = pairing;
+        let id = (0..GameId::LEN)
+            .map(|_| {
+                let letter = ID_ALPHABET[(rest % base) as usize] as char;
+                rest /= base;
+                letter
+            })
+            .collect();
+        GameId(id)
+    }
+}
+
 identifier!(
     /// A player: a guest (the id lives in the session cookie) or, later, an account.
     PlayerId, "player id", 16
@@ -282,6 +299,14 @@ mod tests {
         let id = GameId::generate();
         assert_eq!(id.as_str().parse::<GameId>(), Ok(id.clone()));
         assert_eq!(id.as_str().len(), GameId::LEN);
+    }
+
+    #[test]
+    fn a_pairing_always_gives_the_same_valid_game_id() {
+        let id = GameId::from_pairing(0x1234_5678_9abc_def0);
+        assert_eq!(id, GameId::from_pairing(0x1234_5678_9abc_def0));
+        assert_ne!(id, GameId::from_pairing(0x1234_5678_9abc_def1));
+        assert_eq!(id.as_str().parse::<GameId>(), Ok(id.clone()));
     }
 
     #[test]

@@ -10,9 +10,10 @@ use crate::configuration::Settings;
 use crate::live::Timing;
 use crate::routes;
 use crate::routes::origin::{AllowedOrigins, check_origin};
-use crate::service::{GameHub, SearchPool};
+use crate::service::{GameHub, Matchmaking, Online, SearchPool};
 use crate::session::{BadSecret, SessionKeys};
 use crate::storage::{DbError, Store};
+use outflank_matchmaker::{AnyQueue, QueueError};
 
 /// Settings key of the generated session secret.
 const SESSION_SECRET_KEY: &str = "session_secret";
@@ -26,6 +27,8 @@ pub enum StartupError {
     Store(#[from] DbError),
     #[error(transparent)]
     Secret(#[from] BadSecret),
+    #[error("cannot reach the matchmaking queue: {0}")]
+    Queue(#[from] QueueError),
 }
 
 /// A bound, not yet running server. Binding first lets port 0 work and report the real port.
@@ -95,12 +98,21 @@ impl Application {
         }
         let hub_data = web::Data::new(hub.clone());
         let room_joins = web::Data::new(routes::rooms::RoomJoins::default());
+        let redis_url = settings.redis_url.as_ref().map(|url| url.expose().to_owned());
+        let queue = AnyQueue::from_url(redis_url.as_deref(), "outflank:queue").await?;
+        let computer_after_ms = i64::try_from(settings.computer_after_ms).unwrap_or(i64::MAX);
+        let matchmaking = Matchmaking::new(queue, computer_after_ms, hub.clone(), store.clone());
+        matchmaking.spawn_pairing_loop();
+        let matchmaking = web::Data::new(matchmaking);
+        let online = web::Data::new(Online::default());
 
         let server = HttpServer::new(move || {
             App::new()
                 .app_data(store_data.clone())
                 .app_data(hub_data.clone())
                 .app_data(room_joins.clone())
+                .app_data(matchmaking.clone())
+                .app_data(online.clone())
                 .app_data(public_url.clone())
                 .app_data(keys.clone())
                 .app_data(origins.clone())

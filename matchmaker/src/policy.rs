@@ -171,12 +171,13 @@ fn pair_queue(
     for (a, b) in pairs {
         let (a, b) = (&seekers[a].seeker, &seekers[b].seeker);
         let (first, second) = if a < b { (a, b) } else { (b, a) };
-        let (black, white) =
-            if coin(first, second, now) { (first, second) } else { (second, first) };
+        let hash = pair_hash(first, second, now);
+        let (black, white) = if hash & 1 == 1 { (first, second) } else { (second, first) };
         matches.push(Decision::Match {
             queue: seekers[0].queue,
             black: black.clone(),
             white: white.clone(),
+            pairing: hash >> 1,
         });
     }
     for (i, ticket) in seekers.iter().enumerate() {
@@ -339,8 +340,9 @@ impl<'a> Matcher<'a> {
     }
 }
 
-/// A fair-looking coin from the two ids and the time: FNV-1a, then a SplitMix64 finish.
-fn coin(first: &SeekerId, second: &SeekerId, now: Millis) -> bool {
+/// A well-mixed hash of the two ids and the time (FNV-1a, then a SplitMix64 finish): its low
+/// bit draws the colours, the rest names the match.
+fn pair_hash(first: &SeekerId, second: &SeekerId, now: Millis) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let bytes = first
         .as_str()
@@ -356,5 +358,5 @@ fn coin(first: &SeekerId, second: &SeekerId, now: Millis) -> bool {
     h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     h ^= h >> 31;
-    h & 1 == 1
+    h
 }

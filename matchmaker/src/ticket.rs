@@ -164,6 +164,9 @@ pub enum Decision {
         black: SeekerId,
         /// Plays White.
         white: SeekerId,
+        /// Names this match, the same on every node that sees it: the server derives the game's
+        /// id from it, so whichever node acts on the decision first creates the game, once.
+        pairing: u64,
     },
     /// Nobody came in time: the seeker plays the computer, unrated.
     Computer {

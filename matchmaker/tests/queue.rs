@@ -143,7 +143,7 @@ async fn closest_ratings_are_paired_first(q: impl Queue) {
     }
     let decisions = q.run_pairing(T0, &Policy::default()).await.unwrap();
     assert_eq!(decisions.len(), 1, "{decisions:?}");
-    let Decision::Match { queue, black, white } = &decisions[0] else {
+    let Decision::Match { queue, black, white, .. } = &decisions[0] else {
         panic!("expected a match: {decisions:?}");
     };
     assert_eq!(*queue, QueueKind::Quick);

@@ -5,6 +5,7 @@ mod games;
 mod health;
 pub mod origin;
 mod pages;
+mod queue;
 pub mod rooms;
 pub mod session;
 pub mod tracing_span;
@@ -19,5 +20,6 @@ pub fn configure(config: &mut ServiceConfig) {
     games::configure(config);
     rooms::configure(config);
     ws::configure(config);
+    queue::configure(config);
     pages::configure(config);
 }

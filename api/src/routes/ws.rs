@@ -15,7 +15,9 @@ use crate::domain::{GameId, PlayerId, Timestamp};
 use crate::live::Seat;
 use crate::routes::error::error_response;
 use crate::routes::session::current_session;
-use crate::service::{Broadcast, CatchUp, GameHandle, GameHub, ServiceError, Subscription};
+use crate::service::{
+    Broadcast, CatchUp, GameHandle, GameHub, Online, OnlineGuard, ServiceError, Subscription,
+};
 use crate::ws::protocol::{ClientMsg, MAX_FRAME_BYTES, MAX_MESSAGES_PER_SECOND, ServerMsg, codes};
 
 /// A ping goes out this often; a client silent for [`CLIENT_TIMEOUT`] is dropped.
@@ -36,6 +38,7 @@ async fn connect(
     body: web::Payload,
     path: web::Path<String>,
     hub: web::Data<GameHub>,
+    online: web::Data<Online>,
 ) -> Result<HttpResponse, actix_web::Error> {
     let Ok(id) = path.parse::<GameId>() else {
         return Ok(error_response(
@@ -63,8 +66,17 @@ async fn connect(
     let (response, socket, stream) = actix_ws::handle(&request, body)?;
     let stream = stream.max_frame_size(MAX_FRAME_BYTES);
     actix_web::rt::spawn(
-        Connection { id, game, player, socket, last_version: None, joined: false, present: false }
-            .run(stream),
+        Connection {
+            id,
+            game,
+            player,
+            socket,
+            last_version: None,
+            joined: false,
+            present: false,
+            _online: online.enter(),
+        }
+        .run(stream),
     );
     Ok(response)
 }
@@ -81,6 +93,8 @@ struct Connection {
     joined: bool,
     /// Whether this connection counts towards its player's presence in the game.
     present: bool,
+    /// Counts this socket as someone online.
+    _online: OnlineGuard,
 }
 
 /// Why a connection ends.

@@ -175,15 +175,39 @@ impl GameHub {
         room: Option<&RoomCode>,
     ) -> Result<GameId, ServiceError> {
         let id = GameId::generate();
+        self.create_with_id(id.clone(), setup, game, room).await?;
+        Ok(id)
+    }
+
+    /// Like [`GameHub::create`] with a given id. If a game with that id exists already (another
+    /// node created it for the same pairing), that game is the one: it is started here too.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`] if the game could not be stored.
+    pub async fn create_with_id(
+        &self,
+        id: GameId,
+        setup: Setup,
+        game: Game,
+        room: Option<&RoomCode>,
+    ) -> Result<(), ServiceError> {
+        self.refuse_when_stopping()?;
         let now = Timestamp::now();
         let row = convert::new_game(&id, &setup, game.start(), &self.inner.timing, room, now);
-        self.inner.store.create_game(&row).await?;
+        match self.inner.store.create_game(&row).await {
+            Ok(()) => {}
+            Err(DbError::Conflict) => {
+                self.handle(&id).await?;
+                return Ok(());
+            }
+            Err(error) => return Err(error.into()),
+        }
         for (ply, mv) in game.plies().iter().enumerate() {
             self.inner.store.append_move(&id, ply_number(ply), *mv, now).await?;
         }
-        let state = GameState::from_game(id.clone(), setup, game, self.inner.timing, now);
+        let state = GameState::from_game(id, setup, game, self.inner.timing, now);
         self.start(state);
-        Ok(id)
+        Ok(())
     }
 
     /// The running game `id`, starting it from the store if it is not running here.

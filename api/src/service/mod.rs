@@ -4,8 +4,12 @@
 mod convert;
 mod driver;
 mod hub;
+mod matchmaking;
+mod online;
 mod search;
 
 pub use convert::{CorruptGame, display_name};
 pub use hub::{Broadcast, CatchUp, GameHandle, GameHub, ServiceError, Subscription};
+pub use matchmaking::{GUEST_RATING, Matchmaking, Paired};
+pub use online::{Online, OnlineGuard};
 pub use search::SearchPool;

@@ -37,6 +37,18 @@ impl Store {
         Ok(())
     }
 
+    /// How many games are being played.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] when the database fails.
+    pub async fn count_live_games(&self) -> DbResult<u64> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM games WHERE status = 'live'")
+            .fetch_one(&self.pool)
+            .await?;
+        let n: i64 = get(&row, "n")?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+
     /// The player `id`.
     ///
     /// # Errors

@@ -180,7 +180,16 @@ impl User {
 
     /// Opens a socket on game `id` without joining.
     pub async fn connect(&self, id: &str) -> Socket {
-        let ws_url = format!("{}/api/games/{id}/ws", self.base.replacen("http", "ws", 1));
+        self.socket(&format!("/api/games/{id}/ws")).await
+    }
+
+    /// Opens the matchmaking socket.
+    pub async fn queue(&self) -> Socket {
+        self.socket("/api/queue/ws").await
+    }
+
+    async fn socket(&self, path: &str) -> Socket {
+        let ws_url = format!("{}{path}", self.base.replacen("http", "ws", 1));
         let mut request = ws_url.into_client_request().unwrap();
         if !self.cookie.is_empty() {
             request.headers_mut().insert("cookie", self.cookie.parse().unwrap());

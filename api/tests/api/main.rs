@@ -13,6 +13,7 @@ mod friends;
 mod health;
 mod openapi;
 mod pages;
+mod quick;
 mod records;
 mod session;
 mod socket;

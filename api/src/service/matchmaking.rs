@@ -1,0 +1,174 @@
+//! Quick (and, with accounts, ranked) games: seekers wait in a queue shared by every node; a
+//! pairing loop on each node pairs them, and the node holding a seeker's connection turns the
+//! decision into a game.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use outflank_engine::ai::Level;
+use outflank_engine::{Color, Game};
+use outflank_matchmaker::{
+    AnyQueue, ComputerLevel, Decision, Millis, Policy, Queue, QueueError, QueueKind, SeekerId,
+    Ticket,
+};
+
+use crate::domain::{GameId, Nickname, PlayerId, Timestamp};
+use crate::live::{Human, Setup};
+use crate::storage::Store;
+
+use super::hub::{GameHub, ServiceError};
+
+/// How often each node runs the pairing.
+const PAIRING_EVERY: Duration = Duration::from_millis(500);
+/// The rating a guest is paired by: everyone starts at 1,200.
+pub const GUEST_RATING: i32 = 1200;
+
+/// The game a decision became, from the seeker's point of view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Paired {
+    pub game_id: GameId,
+    /// The opponent's name, or the computer's label.
+    pub opponent: String,
+    /// The computer's level, when the opponent is the computer.
+    pub computer: Option<Level>,
+}
+
+/// The matchmaking side of the server.
+#[derive(Clone)]
+pub struct Matchmaking {
+    queue: Arc<AnyQueue>,
+    policy: Policy,
+    hub: GameHub,
+    store: Store,
+}
+
+impl std::fmt::Debug for Matchmaking {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Matchmaking").field("policy", &self.policy).finish_non_exhaustive()
+    }
+}
+
+/// Matchmaking times as the queue counts them.
+pub fn millis(time: Timestamp) -> Millis {
+    Millis(time.0)
+}
+
+impl Matchmaking {
+    /// Matchmaking over `queue`; a seeker alone for `computer_after_ms` gets the computer.
+    pub fn new(queue: AnyQueue, computer_after_ms: i64, hub: GameHub, store: Store) -> Matchmaking {
+        let policy = Policy { computer_after_ms, ..Policy::default() };
+        Matchmaking { queue: Arc::new(queue), policy, hub, store }
+    }
+
+    /// Runs the pairing every half second for as long as the process lives.
+    pub fn spawn_pairing_loop(&self) {
+        let queue = Arc::clone(&self.queue);
+        let policy = self.policy.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(PAIRING_EVERY);
+            loop {
+                every.tick().await;
+                if let Err(error) = queue.run_pairing(millis(Timestamp::now()), &policy).await {
+                    tracing::warn!(%error, "pairing failed; retrying");
+                }
+            }
+        });
+    }
+
+    /// Puts `player` in `queue`, waiting since `since`.
+    ///
+    /// # Errors
+    /// The queue is unreachable.
+    pub async fn seek(
+        &self,
+        player: &PlayerId,
+        queue: QueueKind,
+        since: Timestamp,
+    ) -> Result<(), QueueError> {
+        let ticket =
+            Ticket::new(SeekerId::new(player.as_str()), queue, GUEST_RATING, millis(since));
+        self.queue.join(ticket, millis(Timestamp::now())).await
+    }
+
+    /// Takes `player` out of every queue.
+    ///
+    /// # Errors
+    /// The queue is unreachable.
+    pub async fn cancel(&self, player: &PlayerId) -> Result<bool, QueueError> {
+        self.queue.leave(&SeekerId::new(player.as_str())).await
+    }
+
+    /// Keeps `player` waiting; `false` when they no longer are (paired, or dropped).
+    ///
+    /// # Errors
+    /// The queue is unreachable.
+    pub async fn heartbeat(&self, player: &PlayerId) -> Result<bool, QueueError> {
+        self.queue.heartbeat(&SeekerId::new(player.as_str()), millis(Timestamp::now())).await
+    }
+
+    /// The decision made for `player`, if any, taken so it is acted on once.
+    ///
+    /// # Errors
+    /// The queue is unreachable.
+    pub async fn take_decision(&self, player: &PlayerId) -> Result<Option<Decision>, QueueError> {
+        self.queue.take_decision(&SeekerId::new(player.as_str())).await
+    }
+
+    /// How many are waiting, in every queue.
+    ///
+    /// # Errors
+    /// The queue is unreachable.
+    pub async fn waiting(&self) -> Result<usize, QueueError> {
+        let quick = self.queue.waiting(QueueKind::Quick).await?.len();
+        let ranked = self.queue.waiting(QueueKind::Ranked).await?.len();
+        Ok(quick + ranked)
+    }
+
+    /// Turns `decision` into a game for `me` (whose nickname is `name`): a game against the
+    /// person found, created once whichever of the two nodes gets here first, or against the
+    /// computer, clearly labelled and unrated.
+    ///
+    /// # Errors
+    /// The game cannot be created or a player cannot be read back.
+    pub async fn start_game(
+        &self,
+        decision: &Decision,
+        me: &Human,
+    ) -> Result<Paired, ServiceError> {
+        match decision {
+            Decision::Match { queue, black, white, pairing } => {
+                let black = self.human(black).await?;
+                let white = self.human(white).await?;
+                let opponent =
+                    if black.id == me.id { white.name.to_string() } else { black.name.to_string() };
+                let setup = match queue {
+                    QueueKind::Quick => Setup::Quick { black, white },
+                    QueueKind::Ranked => Setup::Ranked { black, white },
+                };
+                let game_id = GameId::from_pairing(*pairing);
+                self.hub.create_with_id(game_id.clone(), setup, Game::default(), None).await?;
+                Ok(Paired { game_id, opponent, computer: None })
+            }
+            Decision::Computer { level, .. } => {
+                let level = match level {
+                    ComputerLevel::Easy => Level::Easy,
+                    ComputerLevel::Medium => Level::Medium,
+                    ComputerLevel::Hard => Level::Hard,
+                };
+                let color = if rand::random::<bool>() { Color::Black } else { Color::White };
+                let setup = Setup::Computer { human: me.clone(), color, level };
+                let game_id = self.hub.create(setup, Game::default(), None).await?;
+                let opponent = super::display_name(&crate::live::Player::Computer(level));
+                Ok(Paired { game_id, opponent, computer: Some(level) })
+            }
+        }
+    }
+
+    /// A paired seeker as a player, with the nickname their session stored.
+    async fn human(&self, seeker: &SeekerId) -> Result<Human, ServiceError> {
+        let id: PlayerId = seeker.as_str().parse().map_err(|_| ServiceError::Unavailable)?;
+        let row = self.store.player(&id).await?;
+        let name = Nickname::parse(&row.nickname).map_err(|_| ServiceError::Unavailable)?;
+        Ok(Human { id, name })
+    }
+}
