@@ -40,6 +40,7 @@ export const record = (id) => request('GET', `/api/games/${encodeURIComponent(id
 export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;
 export const newRoom = () => request('POST', '/api/rooms');
 export const room = (code) => request('GET', `/api/rooms/${encodeURIComponent(code)}`);
+export const stats = () => request('GET', '/api/stats');
 export const joinRoom = (code) => request('POST', `/api/rooms/${encodeURIComponent(code)}/join`);
 
 const NICKNAME_KEY = 'outflank.nickname';

@@ -14,6 +14,20 @@ export const ServerMsg = Object.freeze({
   PRESENCE: 'presence',
 });
 
+/** The matchmaking socket, `/api/queue/ws`: one search at a time. */
+export const QUEUE_PATH = '/api/queue/ws';
+export const Queue = Object.freeze({ QUICK: 'quick', RANKED: 'ranked' });
+export const QueueClientMsg = Object.freeze({ SEEK: 'seek', CANCEL: 'cancel', PING: 'ping' });
+export const QueueServerMsg = Object.freeze({
+  SEARCHING: 'searching', PAIRED: 'paired', CANCELLED: 'cancelled', ERROR: 'error', PONG: 'pong',
+});
+
+/** The WebSocket address of `path` on this page's host (wss: on https pages). */
+export function socketUrl(path) {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}${path}`;
+}
+
 export const Side = Object.freeze({ BLACK: 'black', WHITE: 'white' });
 export const Seat = Object.freeze({ BLACK: 'black', WHITE: 'white', BOTH: 'both', SPECTATOR: 'spectator' });
 export const Mode = Object.freeze({
