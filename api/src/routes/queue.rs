@@ -84,12 +84,13 @@ async fn connect(
         ));
     };
     let (response, socket, stream) = actix_ws::handle(&request, body)?;
+    let online = online.enter(&session.player);
     let seeker = Seeker {
         me: Human { id: session.player, name: session.nickname },
         matchmaking: matchmaking.get_ref().clone(),
         socket,
         since: None,
-        _online: online.enter(),
+        _online: online,
     };
     actix_web::rt::spawn(seeker.run(stream.max_frame_size(MAX_FRAME_BYTES)));
     Ok(response)

@@ -65,6 +65,7 @@ async fn connect(
         .map_or_else(|_| PlayerId::generate(), |s| s.player);
     let (response, socket, stream) = actix_ws::handle(&request, body)?;
     let stream = stream.max_frame_size(MAX_FRAME_BYTES);
+    let online = online.enter(&player);
     actix_web::rt::spawn(
         Connection {
             id,
@@ -74,7 +75,7 @@ async fn connect(
             last_version: None,
             joined: false,
             present: false,
-            _online: online.enter(),
+            _online: online,
         }
         .run(stream),
     );

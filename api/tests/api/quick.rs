@@ -113,11 +113,12 @@ async fn the_queue_needs_a_session() {
 }
 
 #[actix_web::test]
-async fn stats_count_sockets_and_live_games() {
+async fn stats_count_players_online_once_and_live_games() {
     let app = spawn_app().await;
     let ann = app.user("Ann").await;
     let id = ann.create_game(json!({ "mode": "same_device" })).await;
     let (_socket, _) = ann.join(&id).await;
+    let (_second_tab, _) = ann.join(&id).await;
     let stats: Value = app.get("/api/stats").await.json().await.unwrap();
     assert_eq!(stats, json!({ "online": 1, "waiting": 0, "games_in_progress": 1 }));
 }
