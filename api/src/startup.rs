@@ -118,6 +118,7 @@ impl Application {
                 .app_data(origins.clone())
                 .app_data(routes::error::json_config())
                 .wrap(middleware::from_fn(check_origin))
+                .wrap(middleware::from_fn(routes::security_headers::add_security_headers))
                 .wrap(middleware::from_fn(routes::tracing_span::request_span))
                 .configure(routes::configure)
         })

@@ -7,6 +7,7 @@ pub mod origin;
 mod pages;
 mod queue;
 pub mod rooms;
+pub mod security_headers;
 pub mod session;
 pub mod tracing_span;
 mod ws;

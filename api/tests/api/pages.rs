@@ -64,3 +64,20 @@ async fn unknown_api_paths_answer_json() {
     let body: serde_json::Value = response.json().await.unwrap();
     assert_eq!(body["error"]["code"], "not_found");
 }
+
+#[actix_web::test]
+async fn pages_carry_a_strict_content_security_policy_and_no_framing() {
+    let app = crate::helpers::spawn_app().await;
+    for path in ["/", "/rules", "/api/stats", "/no/such/page"] {
+        let response = app.get(path).await;
+        let headers = response.headers();
+        assert_eq!(
+            headers["content-security-policy"],
+            outflank_api::routes::security_headers::CONTENT_SECURITY_POLICY,
+            "{path}"
+        );
+        assert_eq!(headers["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(headers["referrer-policy"], "strict-origin-when-cross-origin", "{path}");
+        assert_eq!(headers["x-frame-options"], "DENY", "{path}");
+    }
+}
