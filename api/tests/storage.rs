@@ -39,6 +39,8 @@ macro_rules! on_both_backends {
 }
 
 on_both_backends!(
+    a_game_is_created_with_its_plies_and_as_its_rooms_game_at_once,
+    a_game_for_an_unknown_room_is_not_created_at_all,
     a_guest_is_stored_and_renaming_keeps_when_it_was_created,
     an_unknown_player_is_not_found,
     connecting_again_runs_no_migration_and_keeps_the_data,
@@ -650,4 +652,25 @@ async fn a_guest_is_stored_and_renaming_keeps_when_it_was_created(db: Db) {
 async fn an_unknown_player_is_not_found(db: Db) {
     let id = outflank_api::domain::PlayerId::generate();
     assert!(matches!(db.store.player(&id).await, Err(DbError::NotFound)));
+}
+
+async fn a_game_is_created_with_its_plies_and_as_its_rooms_game_at_once(db: Db) {
+    let room = new_room();
+    db.store.create_room(&room).await.unwrap();
+    let game = NewGame { room_code: Some(room.code.clone()), ..new_game() };
+    let plies = [place("d3"), place("c5"), place("f6")];
+    db.store.create_game_with(&game, &plies, Timestamp(5_000), true).await.unwrap();
+    let stored = db.store.load_game(&game.id).await.unwrap();
+    let moves: Vec<Move> = stored.moves.iter().map(|row| row.mv).collect();
+    assert_eq!(moves, plies);
+    let stored_room = db.store.room(&room.code).await.unwrap();
+    assert_eq!((stored_room.game_id, stored_room.games_played), (Some(game.id.clone()), 1));
+}
+
+async fn a_game_for_an_unknown_room_is_not_created_at_all(db: Db) {
+    let game = NewGame { room_code: Some(new_room().code), ..new_game() };
+    assert_not_found(
+        db.store.create_game_with(&game, &[place("d3")], Timestamp(5_000), true).await,
+    );
+    assert_not_found(db.store.load_game(&game.id).await);
 }

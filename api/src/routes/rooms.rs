@@ -194,11 +194,10 @@ async fn join(
     };
     let friend = Human { id: session.player.clone(), name: session.nickname.clone() };
     let (black, white) = if rand::random::<bool>() { (host, friend) } else { (friend, host) };
-    let game_id = hub
-        .create(Setup::Friend { black, white }, Game::default(), Some(&code))
+    // Creating the game makes it the room's game in the same write.
+    hub.create(Setup::Friend { black, white }, Game::default(), Some(&code))
         .await
         .map_err(|error| RoomRouteError::Unavailable(error.to_string()))?;
-    store.set_room_game(&code, &game_id).await?;
     let room = store.room(&code).await?;
     Ok(HttpResponse::Ok().json(view(&room, &base_url(&request))))
 }

@@ -193,10 +193,7 @@ impl Driver {
                         room.as_ref(),
                         now,
                     );
-                    store.create_game(&row).await?;
-                    if let Some(room) = &room {
-                        store.set_room_game(room, game_id).await?;
-                    }
+                    store.create_game_with(&row, &[], now, room.is_some()).await?;
                     let next =
                         GameState::new(game_id.clone(), setup.clone(), self.inner.timing, now);
                     hub.start(next);

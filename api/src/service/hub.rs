@@ -164,7 +164,8 @@ impl GameHub {
         self.inner.timing
     }
 
-    /// Creates, stores and starts a game continuing `game` (normally a fresh one).
+    /// Creates, stores and starts a game continuing `game` (normally a fresh one); with `room`,
+    /// it becomes that friend room's current game in the same write.
     ///
     /// # Errors
     /// [`ServiceError::Storage`] if the game could not be stored; nothing is started then.
@@ -194,16 +195,13 @@ impl GameHub {
         self.refuse_when_stopping()?;
         let now = Timestamp::now();
         let row = convert::new_game(&id, &setup, game.start(), &self.inner.timing, room, now);
-        match self.inner.store.create_game(&row).await {
+        match self.inner.store.create_game_with(&row, game.plies(), now, room.is_some()).await {
             Ok(()) => {}
             Err(DbError::Conflict) => {
                 self.handle(&id).await?;
                 return Ok(());
             }
             Err(error) => return Err(error.into()),
-        }
-        for (ply, mv) in game.plies().iter().enumerate() {
-            self.inner.store.append_move(&id, ply_number(ply), *mv, now).await?;
         }
         let state = GameState::from_game(id, setup, game, self.inner.timing, now);
         self.start(state);

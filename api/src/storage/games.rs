@@ -23,27 +23,49 @@ impl Store {
     /// # Errors
     /// [`DbError::Conflict`] if the id is taken.
     pub async fn create_game(&self, game: &NewGame) -> DbResult<()> {
-        sqlx::query(
-            "INSERT INTO games (id, mode, level, black_id, black_name, white_id, white_name, \
-                status, start_position, move_time_ms, room_code, rated, created_at, updated_at, \
-                turn_started_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, 'live', $8, $9, $10, $11, $12, $12, $13)",
-        )
-        .bind(game.id.as_str())
-        .bind(game.mode.as_str())
-        .bind(game.level.map(|level| level.name()))
-        .bind(game.black.id.as_ref().map(PlayerId::as_str))
-        .bind(game.black.name.as_str())
-        .bind(game.white.id.as_ref().map(PlayerId::as_str))
-        .bind(game.white.name.as_str())
-        .bind(game.start_position.to_string())
-        .bind(game.move_time_ms)
-        .bind(game.room_code.as_ref().map(|code| code.as_str()))
-        .bind(i32::from(game.rated))
-        .bind(game.created_at.0)
-        .bind(game.turn_started_at.map(|at| at.0))
-        .execute(&self.pool)
-        .await?;
+        insert_game(&self.pool, game).await
+    }
+
+    /// Stores a new live game together with plies already played (an imported record), and
+    /// makes it its friend room's current game when `room_game` is set: all of it or nothing.
+    ///
+    /// # Errors
+    /// [`DbError::Conflict`] if the id is taken; [`DbError::NotFound`] if `room_game` is set
+    /// and the game's room does not exist.
+    pub async fn create_game_with(
+        &self,
+        game: &NewGame,
+        plies: &[Move],
+        at: Timestamp,
+        room_game: bool,
+    ) -> DbResult<()> {
+        let mut tx = self.pool.begin().await?;
+        insert_game(&mut *tx, game).await?;
+        for (ply, mv) in plies.iter().enumerate() {
+            let ply: i32 = convert("moves.ply", ply)?;
+            sqlx::query("INSERT INTO moves (game_id, ply, mv, played_at) VALUES ($1, $2, $3, $4)")
+                .bind(game.id.as_str())
+                .bind(ply)
+                .bind(mv.to_string())
+                .bind(at.0)
+                .execute(&mut *tx)
+                .await?;
+        }
+        if room_game {
+            let code = game.room_code.as_ref().ok_or(DbError::NotFound)?;
+            let updated = sqlx::query(
+                "UPDATE rooms SET game_id = $2, games_played = games_played + 1 WHERE code = $1",
+            )
+            .bind(code.as_str())
+            .bind(game.id.as_str())
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if updated == 0 {
+                return Err(DbError::NotFound);
+            }
+        }
+        tx.commit().await?;
         Ok(())
     }
 
@@ -267,6 +289,35 @@ async fn lock_live_game(
         .fetch_optional(&mut **tx)
         .await?;
     Err(if found.is_some() { DbError::Conflict } else { DbError::NotFound })
+}
+
+/// Inserts a `games` row, on the pool or inside a transaction.
+async fn insert_game<'e, E>(executor: E, game: &NewGame) -> DbResult<()>
+where
+    E: sqlx::Executor<'e, Database = Any>,
+{
+    sqlx::query(
+        "INSERT INTO games (id, mode, level, black_id, black_name, white_id, white_name, \
+            status, start_position, move_time_ms, room_code, rated, created_at, updated_at, \
+            turn_started_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'live', $8, $9, $10, $11, $12, $12, $13)",
+    )
+    .bind(game.id.as_str())
+    .bind(game.mode.as_str())
+    .bind(game.level.map(|level| level.name()))
+    .bind(game.black.id.as_ref().map(PlayerId::as_str))
+    .bind(game.black.name.as_str())
+    .bind(game.white.id.as_ref().map(PlayerId::as_str))
+    .bind(game.white.name.as_str())
+    .bind(game.start_position.to_string())
+    .bind(game.move_time_ms)
+    .bind(game.room_code.as_ref().map(|code| code.as_str()))
+    .bind(i32::from(game.rated))
+    .bind(game.created_at.0)
+    .bind(game.turn_started_at.map(|at| at.0))
+    .execute(executor)
+    .await?;
+    Ok(())
 }
 
 /// Reads a `games` row.
