@@ -3,6 +3,7 @@
 pub mod configuration;
 pub mod domain;
 pub mod live;
+pub mod metrics;
 pub mod routes;
 pub mod service;
 pub mod session;

@@ -8,8 +8,10 @@ use thiserror::Error;
 
 use crate::configuration::Settings;
 use crate::live::Timing;
+use crate::metrics::Metrics;
 use crate::routes;
 use crate::routes::origin::{AllowedOrigins, check_origin};
+use crate::routes::rate_limit::RateLimits;
 use crate::service::{GameHub, Matchmaking, Online, SearchPool};
 use crate::session::{BadSecret, SessionKeys};
 use crate::storage::{DbError, Store};
@@ -90,7 +92,9 @@ impl Application {
         let store_data = web::Data::new(store.clone());
         let public_url = web::Data::new(settings.public_url.clone());
         let timing = Timing { move_time_ms: settings.move_time_ms_i64(), ..Timing::default() };
-        let hub = GameHub::new(store.clone(), SearchPool::for_this_machine(), timing);
+        let metrics = Metrics::new();
+        let pool = SearchPool::for_this_machine(metrics.clone());
+        let hub = GameHub::new(store.clone(), pool, timing, metrics.clone());
         // A game that cannot be restored now is started when someone opens it.
         match hub.restore_live_games().await {
             Ok(restored) => tracing::info!(restored, "live games restored"),
@@ -105,6 +109,16 @@ impl Application {
         matchmaking.spawn_pairing_loop();
         let matchmaking = web::Data::new(matchmaking);
         let online = web::Data::new(Online::default());
+        let rate_limits = web::Data::new(RateLimits::default());
+        let idle_limits = rate_limits.clone();
+        actix_web::rt::spawn(async move {
+            let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
+            loop {
+                every.tick().await;
+                idle_limits.forget_idle();
+            }
+        });
+        let metrics = web::Data::new(metrics);
 
         let server = HttpServer::new(move || {
             App::new()
@@ -113,11 +127,14 @@ impl Application {
                 .app_data(room_joins.clone())
                 .app_data(matchmaking.clone())
                 .app_data(online.clone())
+                .app_data(metrics.clone())
+                .app_data(rate_limits.clone())
                 .app_data(public_url.clone())
                 .app_data(keys.clone())
                 .app_data(origins.clone())
                 .app_data(routes::error::json_config())
                 .wrap(middleware::from_fn(check_origin))
+                .wrap(middleware::from_fn(routes::rate_limit::limit_rate))
                 .wrap(middleware::from_fn(routes::security_headers::add_security_headers))
                 .wrap(middleware::from_fn(routes::tracing_span::request_span))
                 .configure(routes::configure)

@@ -3,9 +3,11 @@
 pub mod error;
 mod games;
 mod health;
+mod metrics;
 pub mod origin;
 mod pages;
 mod queue;
+pub mod rate_limit;
 pub mod rooms;
 pub mod security_headers;
 pub mod session;
@@ -17,6 +19,7 @@ use actix_web::web::ServiceConfig;
 /// Registers every route; the pages' catch-all comes last.
 pub fn configure(config: &mut ServiceConfig) {
     health::configure(config);
+    metrics::configure(config);
     session::configure(config);
     games::configure(config);
     rooms::configure(config);

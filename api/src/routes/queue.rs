@@ -12,9 +12,10 @@ use serde_json::json;
 
 use crate::domain::Timestamp;
 use crate::live::Human;
+use crate::metrics::{ErrorKind, Metrics, SocketGuard, SocketKind};
 use crate::routes::error::error_response;
 use crate::routes::session::current_session;
-use crate::service::{Matchmaking, Online, OnlineGuard};
+use crate::service::{MAX_SOCKETS_PER_PLAYER, Matchmaking, Online, OnlineGuard};
 use crate::storage::Store;
 use crate::ws::protocol::MAX_FRAME_BYTES;
 
@@ -75,6 +76,7 @@ async fn connect(
     body: web::Payload,
     matchmaking: web::Data<Matchmaking>,
     online: web::Data<Online>,
+    metrics: web::Data<Metrics>,
 ) -> Result<HttpResponse, actix_web::Error> {
     let Ok(session) = current_session(&request, Timestamp::now()) else {
         return Ok(error_response(
@@ -83,14 +85,18 @@ async fn connect(
             "choose a nickname before looking for an opponent",
         ));
     };
+    let Some(online) = online.try_enter(&session.player) else {
+        return Ok(too_many_sockets());
+    };
     let (response, socket, stream) = actix_ws::handle(&request, body)?;
-    let online = online.enter(&session.player);
     let seeker = Seeker {
         me: Human { id: session.player, name: session.nickname },
         matchmaking: matchmaking.get_ref().clone(),
         socket,
         since: None,
         _online: online,
+        metrics: metrics.get_ref().clone(),
+        _open: metrics.socket_opened(SocketKind::Queue),
     };
     actix_web::rt::spawn(seeker.run(stream.max_frame_size(MAX_FRAME_BYTES)));
     Ok(response)
@@ -104,6 +110,9 @@ struct Seeker {
     /// When the current search began; `None` when not searching.
     since: Option<Timestamp>,
     _online: OnlineGuard,
+    metrics: Metrics,
+    /// Counts this socket as open in the metrics.
+    _open: SocketGuard,
 }
 
 impl Seeker {
@@ -159,6 +168,7 @@ impl Seeker {
                 } else {
                     "bad_json"
                 };
+                self.metrics.error(ErrorKind::WsProtocol, code);
                 return self.send(&QueueMsg::Error { code, message: error.to_string() }).await;
             }
         };
@@ -256,4 +266,13 @@ impl Seeker {
             _ => Err(None),
         }
     }
+}
+
+/// The answer to a player over the socket cap.
+fn too_many_sockets() -> HttpResponse {
+    error_response(
+        StatusCode::TOO_MANY_REQUESTS,
+        "too_many_sockets",
+        format!("you already have {MAX_SOCKETS_PER_PLAYER} connections open; close some tabs"),
+    )
 }

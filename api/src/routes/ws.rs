@@ -12,11 +12,13 @@ use actix_ws::{CloseCode, CloseReason, Message, MessageStream, Session as Socket
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::domain::{GameId, PlayerId, Timestamp};
-use crate::live::Seat;
+use crate::live::{Command, Seat};
+use crate::metrics::{ErrorKind, Metrics, SocketGuard, SocketKind};
 use crate::routes::error::error_response;
 use crate::routes::session::current_session;
 use crate::service::{
-    Broadcast, CatchUp, GameHandle, GameHub, Online, OnlineGuard, ServiceError, Subscription,
+    Broadcast, CatchUp, GameHandle, GameHub, MAX_SOCKETS_PER_PLAYER, Online, OnlineGuard,
+    ServiceError, Subscription,
 };
 use crate::ws::protocol::{ClientMsg, MAX_FRAME_BYTES, MAX_MESSAGES_PER_SECOND, ServerMsg, codes};
 
@@ -39,6 +41,7 @@ async fn connect(
     path: web::Path<String>,
     hub: web::Data<GameHub>,
     online: web::Data<Online>,
+    metrics: web::Data<Metrics>,
 ) -> Result<HttpResponse, actix_web::Error> {
     let Ok(id) = path.parse::<GameId>() else {
         return Ok(error_response(
@@ -63,9 +66,12 @@ async fn connect(
     // Spectators need no session; they get an id that plays no seat.
     let player = current_session(&request, Timestamp::now())
         .map_or_else(|_| PlayerId::generate(), |s| s.player);
+    let Some(online) = online.try_enter(&player) else {
+        return Ok(too_many_sockets());
+    };
     let (response, socket, stream) = actix_ws::handle(&request, body)?;
     let stream = stream.max_frame_size(MAX_FRAME_BYTES);
-    let online = online.enter(&player);
+    let open = metrics.socket_opened(SocketKind::Game);
     actix_web::rt::spawn(
         Connection {
             id,
@@ -76,6 +82,8 @@ async fn connect(
             joined: false,
             present: false,
             _online: online,
+            metrics: metrics.get_ref().clone(),
+            _open: open,
         }
         .run(stream),
     );
@@ -96,6 +104,9 @@ struct Connection {
     present: bool,
     /// Counts this socket as someone online.
     _online: OnlineGuard,
+    metrics: Metrics,
+    /// Counts this socket as open in the metrics.
+    _open: SocketGuard,
 }
 
 /// Why a connection ends.
@@ -119,6 +130,7 @@ impl Connection {
                     let frame = match frame {
                         Some(Ok(frame)) => frame,
                         Some(Err(actix_ws::ProtocolError::Overflow)) => {
+                            self.metrics.error(ErrorKind::WsProtocol, "too_large");
                             let msg = ServerMsg::error("too_large", format!("frames are limited to {MAX_FRAME_BYTES} bytes"));
                             let _ = self.send(&msg).await;
                             break Close::With(CloseCode::Size, "frame too large");
@@ -183,6 +195,7 @@ impl Connection {
         }
         window.1 += 1;
         if window.1 > MAX_MESSAGES_PER_SECOND {
+            self.metrics.error(ErrorKind::WsProtocol, codes::RATE_LIMITED);
             let msg = ServerMsg::error(codes::RATE_LIMITED, "too many messages; slow down");
             let _ = self.send(&msg).await;
             return Err(Close::With(CloseCode::Policy, "too many messages"));
@@ -195,6 +208,7 @@ impl Connection {
         match frame {
             Message::Text(text) => self.on_text(&text).await,
             Message::Binary(_) => {
+                self.metrics.error(ErrorKind::WsProtocol, "bad_json");
                 let msg = ServerMsg::error("bad_json", "send JSON text frames");
                 self.send(&msg).await.map_err(|_| Close::Gone).map(|()| None)
             }
@@ -226,6 +240,7 @@ impl Connection {
         let msg = match ClientMsg::parse(text) {
             Ok(msg) => msg,
             Err(error) => {
+                self.metrics.error(ErrorKind::WsProtocol, error.code());
                 self.send(&ServerMsg::from(&error)).await.map_err(|_| Close::Gone)?;
                 return Ok(None);
             }
@@ -233,6 +248,7 @@ impl Connection {
         match msg {
             ClientMsg::Join { game_id, since } => {
                 if game_id != self.id {
+                    self.metrics.error(ErrorKind::WsProtocol, codes::WRONG_GAME);
                     let msg = ServerMsg::error(
                         codes::WRONG_GAME,
                         format!("this socket is for game {}", self.id),
@@ -247,6 +263,7 @@ impl Connection {
                 Ok(None)
             }
             _ if !self.joined => {
+                self.metrics.error(ErrorKind::WsProtocol, codes::NOT_JOINED);
                 let msg = ServerMsg::error(codes::NOT_JOINED, "send a join message first");
                 self.send(&msg).await.map_err(|_| Close::Gone)?;
                 Ok(None)
@@ -256,7 +273,14 @@ impl Connection {
                 else {
                     return Ok(None);
                 };
-                if let Err(error) = self.game.command(command).await {
+                let is_move = matches!(command, Command::Move { .. });
+                let received = Instant::now();
+                let outcome = self.game.command(command).await;
+                if is_move {
+                    self.metrics.move_acknowledged(received.elapsed());
+                }
+                if let Err(error) = outcome {
+                    self.metrics.error(ErrorKind::CommandRefused, refusal_code(&error));
                     self.send(&service_error(&error)).await.map_err(|_| Close::Gone)?;
                 }
                 Ok(None)
@@ -305,9 +329,17 @@ impl Connection {
 fn service_error(error: &ServiceError) -> ServerMsg {
     match error {
         ServiceError::Command(error) => ServerMsg::from(*error),
-        ServiceError::NotFound(_) => ServerMsg::error(codes::GAME_NOT_FOUND, error),
+        _ => ServerMsg::error(refusal_code(error), error),
+    }
+}
+
+/// The code sent to the client for a refused command.
+fn refusal_code(error: &ServiceError) -> &'static str {
+    match error {
+        ServiceError::Command(error) => error.code(),
+        ServiceError::NotFound(_) => codes::GAME_NOT_FOUND,
         ServiceError::Storage(_) | ServiceError::Unavailable | ServiceError::Corrupt(_) => {
-            ServerMsg::error("unavailable", error)
+            "unavailable"
         }
     }
 }
@@ -318,4 +350,13 @@ async fn recv(events: &mut Option<Events>) -> Result<Broadcast, RecvError> {
         Some(events) => events.recv().await,
         None => std::future::pending().await,
     }
+}
+
+/// The answer to a player over the socket cap.
+fn too_many_sockets() -> HttpResponse {
+    error_response(
+        StatusCode::TOO_MANY_REQUESTS,
+        "too_many_sockets",
+        format!("you already have {MAX_SOCKETS_PER_PLAYER} connections open; close some tabs"),
+    )
 }

@@ -3,13 +3,14 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use outflank_engine::Move;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::domain::{PlayerId, Timestamp};
 use crate::live::{Command, Event, GameState, History, Player, Resume, SearchId, SearchRequest};
+use crate::metrics::ErrorKind;
 use outflank_engine::Color;
 
 use super::convert;
@@ -70,6 +71,7 @@ impl Driver {
 
     pub(super) async fn run(mut self, hub: GameHub) {
         let id = self.state.id().clone();
+        let _live = self.inner.metrics.game_started(self.state.mode());
         if let Some(request) = self.state.search_request() {
             self.start_search(request);
         }
@@ -131,6 +133,7 @@ impl Driver {
         let before = self.state.clone();
         let events = self.state.apply(command, now)?;
         if let Err(error) = self.store(&events, now, hub).await {
+            self.inner.metrics.error(ErrorKind::Storage, "store_failed");
             tracing::error!(game = %self.state.id(), %error, "storing events failed; reloading the game");
             self.state = match self.reload(now).await {
                 Some(state) => state,
@@ -139,6 +142,16 @@ impl Driver {
             return Err(error);
         }
         self.history.record(&events);
+        let plies = events
+            .iter()
+            .map(|event| match event {
+                Event::Moved { plies, .. } => plies.len(),
+                _ => 0,
+            })
+            .sum();
+        if plies > 0 {
+            self.inner.metrics.moves_applied(plies);
+        }
         for event in events {
             match event {
                 Event::StartSearch(request) => self.start_search(request),
@@ -155,8 +168,32 @@ impl Driver {
         Ok(())
     }
 
-    /// Stores what `events` say happened, in order.
+    /// Stores what `events` say happened, in order, timing the writes.
     async fn store(
+        &self,
+        events: &[Event],
+        now: Timestamp,
+        hub: &GameHub,
+    ) -> Result<(), ServiceError> {
+        let writes = events.iter().any(|event| {
+            matches!(
+                event,
+                Event::Moved { .. }
+                    | Event::Undone { .. }
+                    | Event::Ended { .. }
+                    | Event::RematchStarted { .. }
+            )
+        });
+        let started = Instant::now();
+        let outcome = self.store_events(events, now, hub).await;
+        if writes {
+            self.inner.metrics.store_written(started.elapsed());
+        }
+        outcome
+    }
+
+    /// Stores what `events` say happened, in order.
+    async fn store_events(
         &self,
         events: &[Event],
         now: Timestamp,

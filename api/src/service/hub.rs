@@ -11,6 +11,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use crate::domain::PlayerId;
 use crate::domain::{GameId, GameStatus, RoomCode, Timestamp};
 use crate::live::{Command, CommandError, Event, GameState, Seat, Setup, Snapshot, Timing};
+use crate::metrics::Metrics;
 use crate::storage::{DbError, Store};
 
 use super::convert;
@@ -127,6 +128,7 @@ pub(super) struct Inner {
     pub(super) store: Store,
     pub(super) pool: SearchPool,
     pub(super) timing: Timing,
+    pub(super) metrics: Metrics,
     pub(super) shutdown: broadcast::Sender<()>,
     /// Set once the server is stopping: no game starts after that.
     pub(super) stopping: AtomicBool,
@@ -145,7 +147,8 @@ impl std::fmt::Debug for GameHub {
 }
 
 impl GameHub {
-    pub fn new(store: Store, pool: SearchPool, timing: Timing) -> GameHub {
+    /// A hub whose games count themselves (and their moves, stores, errors) in `metrics`.
+    pub fn new(store: Store, pool: SearchPool, timing: Timing, metrics: Metrics) -> GameHub {
         let (shutdown, _) = broadcast::channel(1);
         GameHub {
             inner: Arc::new(Inner {
@@ -153,6 +156,7 @@ impl GameHub {
                 store,
                 pool,
                 timing,
+                metrics,
                 shutdown,
                 stopping: AtomicBool::new(false),
             }),

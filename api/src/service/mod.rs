@@ -11,5 +11,5 @@ mod search;
 pub use convert::{CorruptGame, display_name};
 pub use hub::{Broadcast, CatchUp, GameHandle, GameHub, ServiceError, Subscription};
 pub use matchmaking::{GUEST_RATING, Matchmaking, Paired};
-pub use online::{Online, OnlineGuard};
+pub use online::{MAX_SOCKETS_PER_PLAYER, Online, OnlineGuard};
 pub use search::SearchPool;

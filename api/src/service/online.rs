@@ -5,6 +5,9 @@ use std::sync::{Arc, Mutex};
 
 use crate::domain::PlayerId;
 
+/// Sockets one player may hold open at once (tabs, games and the queue together).
+pub const MAX_SOCKETS_PER_PLAYER: usize = 8;
+
 /// Open sockets per player; each socket holds an [`OnlineGuard`] while it is open.
 #[derive(Clone, Debug, Default)]
 pub struct Online(Arc<Mutex<HashMap<PlayerId, usize>>>);
@@ -14,6 +17,19 @@ impl Online {
     pub fn enter(&self, player: &PlayerId) -> OnlineGuard {
         *self.sockets().entry(player.clone()).or_default() += 1;
         OnlineGuard { online: self.clone(), player: player.clone() }
+    }
+
+    /// Counts one more socket of `player`, unless they already hold
+    /// [`MAX_SOCKETS_PER_PLAYER`]; `None` then.
+    pub fn try_enter(&self, player: &PlayerId) -> Option<OnlineGuard> {
+        let mut sockets = self.sockets();
+        let count = sockets.entry(player.clone()).or_default();
+        if *count >= MAX_SOCKETS_PER_PLAYER {
+            return None;
+        }
+        *count += 1;
+        drop(sockets);
+        Some(OnlineGuard { online: self.clone(), player: player.clone() })
     }
 
     /// Players with a socket open now (two tabs count once).
@@ -63,5 +79,16 @@ mod tests {
         assert_eq!(online.count(), 1);
         drop(bob);
         assert_eq!(online.count(), 0);
+    }
+
+    #[test]
+    fn a_player_cannot_hold_more_than_the_socket_cap() {
+        let online = Online::default();
+        let ann = PlayerId::generate();
+        let held: Vec<_> = (0..MAX_SOCKETS_PER_PLAYER).map(|_| online.try_enter(&ann)).collect();
+        assert!(held.iter().all(Option::is_some));
+        assert!(online.try_enter(&ann).is_none());
+        drop(held);
+        assert!(online.try_enter(&ann).is_some());
     }
 }

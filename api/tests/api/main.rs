@@ -11,6 +11,8 @@ mod storage_support;
 mod computer;
 mod friends;
 mod health;
+mod limits;
+mod metrics;
 mod openapi;
 mod pages;
 mod quick;

@@ -1,0 +1,134 @@
+//! Rate limits on the HTTP API, per client address and per session: a burst, then a steady
+//! rate. Over the limit a request gets `429 Too Many Requests` with `Retry-After` and changes
+//! nothing. Pages and assets are not limited; WebSocket messages have their own per-socket limit.
+
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::StatusCode;
+use actix_web::http::header::{HeaderValue, RETRY_AFTER};
+use actix_web::middleware::Next;
+use actix_web::web;
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+
+use crate::routes::error::error_response;
+use crate::session::COOKIE_NAME;
+
+/// Requests per second allowed per client address and per session, after the burst.
+pub const DEFAULT_PER_SECOND: u32 = 20;
+/// Requests allowed at once before the steady rate applies.
+pub const DEFAULT_BURST: u32 = 60;
+
+/// The limiters, shared by every worker.
+#[derive(Debug)]
+pub struct RateLimits {
+    per_address: DefaultKeyedRateLimiter<IpAddr>,
+    per_session: DefaultKeyedRateLimiter<String>,
+}
+
+impl RateLimits {
+    /// `per_second` steady requests after a burst of `burst`, for each address and session.
+    pub fn new(per_second: NonZeroU32, burst: NonZeroU32) -> RateLimits {
+        let quota = Quota::per_second(per_second).allow_burst(burst);
+        RateLimits {
+            per_address: RateLimiter::keyed(quota),
+            per_session: RateLimiter::keyed(quota),
+        }
+    }
+
+    /// How long `address` (and `session`, if any) must wait, or `None` if the request may go.
+    fn wait(&self, address: Option<IpAddr>, session: Option<String>) -> Option<Duration> {
+        let now = DefaultClock::default().now();
+        if let Some(address) = address
+            && let Err(not_until) = self.per_address.check_key(&address)
+        {
+            return Some(not_until.wait_time_from(now));
+        }
+        if let Some(session) = session
+            && let Err(not_until) = self.per_session.check_key(&session)
+        {
+            return Some(not_until.wait_time_from(now));
+        }
+        None
+    }
+
+    /// Forgets clients that are back within their limits, so memory stays bounded.
+    pub fn forget_idle(&self) {
+        self.per_address.retain_recent();
+        self.per_session.retain_recent();
+    }
+}
+
+impl Default for RateLimits {
+    fn default() -> RateLimits {
+        let per_second = NonZeroU32::new(DEFAULT_PER_SECOND).unwrap_or(NonZeroU32::MIN);
+        let burst = NonZeroU32::new(DEFAULT_BURST).unwrap_or(NonZeroU32::MIN);
+        RateLimits::new(per_second, burst)
+    }
+}
+
+/// Middleware applying [`RateLimits`] to `/api/` requests.
+pub async fn limit_rate(
+    request: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let limits = request.app_data::<web::Data<RateLimits>>().cloned();
+    if let Some(limits) = limits.filter(|_| request.path().starts_with("/api/")) {
+        // The peer address: behind a proxy, limit there or set the proxy's own limits.
+        let address = request.peer_addr().map(|peer| peer.ip());
+        let session = request.cookie(COOKIE_NAME).map(|cookie| cookie.value().to_owned());
+        if let Some(wait) = limits.wait(address, session) {
+            let seconds = wait.as_secs().max(1);
+            let mut response = error_response(
+                StatusCode::TOO_MANY_REQUESTS,
+                "rate_limited",
+                format!("too many requests; try again in {seconds} s"),
+            );
+            if let Ok(value) = HeaderValue::from_str(&seconds.to_string()) {
+                response.headers_mut().insert(RETRY_AFTER, value);
+            }
+            return Ok(request.into_response(response));
+        }
+    }
+    Ok(next.call(request).await?.map_into_boxed_body())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(burst: u32) -> RateLimits {
+        RateLimits::new(NonZeroU32::new(1).unwrap(), NonZeroU32::new(burst).unwrap())
+    }
+
+    #[test]
+    fn a_burst_is_allowed_then_the_address_must_wait() {
+        let limits = limits(3);
+        let address = Some(IpAddr::from([127, 0, 0, 1]));
+        for _ in 0..3 {
+            assert_eq!(limits.wait(address, None), None);
+        }
+        assert!(limits.wait(address, None).is_some());
+    }
+
+    #[test]
+    fn addresses_are_limited_separately() {
+        let limits = limits(1);
+        assert_eq!(limits.wait(Some(IpAddr::from([10, 0, 0, 1])), None), None);
+        assert_eq!(limits.wait(Some(IpAddr::from([10, 0, 0, 2])), None), None);
+        assert!(limits.wait(Some(IpAddr::from([10, 0, 0, 1])), None).is_some());
+    }
+
+    #[test]
+    fn one_session_is_limited_across_addresses() {
+        let limits = limits(2);
+        let session = || Some("token".to_owned());
+        assert_eq!(limits.wait(Some(IpAddr::from([10, 0, 0, 1])), session()), None);
+        assert_eq!(limits.wait(Some(IpAddr::from([10, 0, 0, 2])), session()), None);
+        assert!(limits.wait(Some(IpAddr::from([10, 0, 0, 3])), session()).is_some());
+    }
+}
