@@ -31,7 +31,7 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 step "tests (the server on SQLite; the store on SQLite and PostgreSQL)"
 cargo test --workspace --locked
 
-step "the server's tests again, on PostgreSQL"
+step "the server's tests again, on PostgreSQL with the matchmaking queue on Redis"
 OUTFLANK_TEST_BACKEND=postgres cargo test --workspace --locked --test api
 
 # --- browser tests (tests/browser/run.sh does all the work) ---

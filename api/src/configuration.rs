@@ -7,6 +7,7 @@
 //! | `DATABASE_URL` | `sqlite://<OUTFLANK_DATA_DIR>/outflank.sqlite` |
 //! | `OUTFLANK_DATA_DIR` | `data` |
 //! | `REDIS_URL` | unset: in-process queues |
+//! | `OUTFLANK_REDIS_PREFIX` | `outflank` |
 //! | `OUTFLANK_SESSION_SECRET` | unset: generated once and kept in the database |
 //! | `OUTFLANK_MOVE_TIME_MS` | `30000` |
 //! | `OUTFLANK_COMPUTER_AFTER_MS` | `15000` |
@@ -87,6 +88,9 @@ pub struct Settings {
     pub database_url: Secret,
     /// `REDIS_URL`: shared queues and pub/sub; `None` keeps everything in this process.
     pub redis_url: Option<Secret>,
+    /// `OUTFLANK_REDIS_PREFIX`: the start of every Redis key, so several sites (or test runs)
+    /// can share one Redis.
+    pub redis_prefix: String,
     /// `OUTFLANK_SESSION_SECRET`: the key that signs session cookies, if given.
     pub session_secret: Option<Secret>,
     /// `OUTFLANK_MOVE_TIME_MS`: time for each move in clocked games.
@@ -151,6 +155,23 @@ impl Settings {
             Some(value) => return Err(invalid("REDIS_URL", value, "redis:// URL")),
         };
 
+        let redis_prefix = match lookup("OUTFLANK_REDIS_PREFIX") {
+            None => "outflank".to_owned(),
+            Some(value)
+                if !value.is_empty()
+                    && value.chars().all(|c| c.is_ascii_alphanumeric() || "_-:.".contains(c)) =>
+            {
+                value
+            }
+            Some(value) => {
+                return Err(invalid(
+                    "OUTFLANK_REDIS_PREFIX",
+                    value,
+                    "key prefix of letters, digits, '_', '-', ':' and '.'",
+                ));
+            }
+        };
+
         let session_secret = match lookup("OUTFLANK_SESSION_SECRET") {
             None => None,
             Some(value) if value.len() >= 32 => Some(Secret(value)),
@@ -194,6 +215,7 @@ impl Settings {
             public_url,
             database_url: Secret(database_url),
             redis_url,
+            redis_prefix,
             session_secret,
             move_time_ms,
             computer_after_ms,
@@ -229,6 +251,7 @@ mod tests {
         assert_eq!(settings.public_url, None);
         assert_eq!(settings.database_url.expose(), "sqlite://data/outflank.sqlite?mode=rwc");
         assert_eq!(settings.redis_url, None);
+        assert_eq!(settings.redis_prefix, "outflank");
         assert_eq!(settings.session_secret, None);
         assert_eq!(settings.move_time_ms, 30_000);
         assert_eq!(settings.computer_after_ms, 15_000);
@@ -258,6 +281,15 @@ mod tests {
         assert_eq!(
             error.to_string(),
             "OUTFLANK_SESSION_SECRET=\"[redacted]\" is not a valid secret of at least 32 characters"
+        );
+    }
+
+    #[test]
+    fn a_redis_prefix_with_spaces_is_refused() {
+        let error = settings(&[("OUTFLANK_REDIS_PREFIX", "my site")]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "OUTFLANK_REDIS_PREFIX=\"my site\" is not a valid key prefix of letters, digits, '_', '-', ':' and '.'"
         );
     }
 

@@ -103,7 +103,9 @@ impl Application {
         let hub_data = web::Data::new(hub.clone());
         let room_joins = web::Data::new(routes::rooms::RoomJoins::default());
         let redis_url = settings.redis_url.as_ref().map(|url| url.expose().to_owned());
-        let queue = AnyQueue::from_url(redis_url.as_deref(), "outflank:queue").await?;
+        let queue =
+            AnyQueue::from_url(redis_url.as_deref(), &format!("{}:queue", settings.redis_prefix))
+                .await?;
         let computer_after_ms = i64::try_from(settings.computer_after_ms).unwrap_or(i64::MAX);
         let matchmaking = Matchmaking::new(queue, computer_after_ms, hub.clone(), store.clone());
         matchmaking.spawn_pairing_loop();

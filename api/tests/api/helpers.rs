@@ -56,9 +56,14 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         Some(database) => database.url.clone(),
         None => format!("sqlite://{}?mode=rwc", dir.join("outflank.sqlite").display()),
     };
+    // On PostgreSQL the matchmaking queue is Redis too (TEST_REDIS_URL), under a prefix of
+    // this test's own.
+    let redis_url = postgres.as_ref().and_then(|_| std::env::var("TEST_REDIS_URL").ok());
     let mut settings = Settings {
         address: "127.0.0.1:0".parse().unwrap(),
         database_url: Secret::new(database_url),
+        redis_url: redis_url.map(Secret::new),
+        redis_prefix: format!("outflank-test-{}", unique()),
         ..Settings::from_lookup(|_| None).unwrap()
     };
     adjust(&mut settings);

@@ -1,6 +1,7 @@
 //! Black-box tests of the server: each starts the real application on a free port with a fresh
 //! database and talks to it over HTTP and WebSocket. The database is a new SQLite file, or a new
-//! PostgreSQL database (from `TEST_DATABASE_URL`) when `OUTFLANK_TEST_BACKEND=postgres`.
+//! PostgreSQL database (from `TEST_DATABASE_URL`) when `OUTFLANK_TEST_BACKEND=postgres`, with the
+//! matchmaking queue on Redis (`TEST_REDIS_URL`, under a key prefix of the test's own).
 
 mod helpers;
 // Shared with the storage tests: fresh PostgreSQL databases. Each test binary uses part of it.
