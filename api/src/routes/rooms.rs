@@ -173,19 +173,11 @@ async fn join(
     if room.host.id == session.player {
         return Err(RoomRouteError::OwnRoom);
     }
+    // Joining again (another tab, a retry) is fine; another friend is refused (`Taken`).
     let guest = RoomMember { id: session.player.clone(), name: session.nickname.to_string() };
-    let first_to_join = room.guest.is_none() && store.claim_room_guest(&code, &guest).await?;
-    if !first_to_join {
-        let room = store.room(&code).await?;
-        let same_guest = room.guest.as_ref().is_some_and(|g| g.id == session.player);
-        // The same friend again (another tab, a retry): the room as it is, unless an earlier
-        // attempt joined but could not start the game.
-        if !same_guest {
-            return Err(RoomRouteError::Taken);
-        }
-        if room.game_id.is_some() {
-            return Ok(HttpResponse::Ok().json(view(&room, &base_url(&request))));
-        }
+    let room = store.join_room(&code, &guest).await?;
+    if room.game_id.is_some() {
+        return Ok(HttpResponse::Ok().json(view(&room, &base_url(&request))));
     }
     let host = Human {
         id: room.host.id.clone(),

@@ -13,12 +13,6 @@ pub const MAX_SOCKETS_PER_PLAYER: usize = 8;
 pub struct Online(Arc<Mutex<HashMap<PlayerId, usize>>>);
 
 impl Online {
-    /// Counts one more socket of `player` until the guard is dropped.
-    pub fn enter(&self, player: &PlayerId) -> OnlineGuard {
-        *self.sockets().entry(player.clone()).or_default() += 1;
-        OnlineGuard { online: self.clone(), player: player.clone() }
-    }
-
     /// Counts one more socket of `player`, unless they already hold
     /// [`MAX_SOCKETS_PER_PLAYER`]; `None` then.
     pub fn try_enter(&self, player: &PlayerId) -> Option<OnlineGuard> {
@@ -69,9 +63,9 @@ mod tests {
     fn a_player_with_two_sockets_counts_once_until_both_close() {
         let online = Online::default();
         let ann = PlayerId::generate();
-        let first = online.enter(&ann);
-        let second = online.enter(&ann);
-        let bob = online.enter(&PlayerId::generate());
+        let first = online.try_enter(&ann);
+        let second = online.try_enter(&ann);
+        let bob = online.try_enter(&PlayerId::generate());
         assert_eq!(online.count(), 2);
         drop(first);
         assert_eq!(online.count(), 2);

@@ -43,23 +43,6 @@ impl Store {
         room_row(&row)
     }
 
-    /// Makes `guest` the room's guest if it has none yet; `true` when this call did. Exactly one
-    /// of several racing callers gets `true`, so exactly one starts the room's first game.
-    ///
-    /// # Errors
-    /// [`DbError::Other`] when the database fails.
-    pub async fn claim_room_guest(&self, code: &RoomCode, guest: &RoomMember) -> DbResult<bool> {
-        let updated = sqlx::query(
-            "UPDATE rooms SET guest_id = $2, guest_name = $3 WHERE code = $1 AND guest_id IS NULL",
-        )
-        .bind(code.as_str())
-        .bind(guest.id.as_str())
-        .bind(guest.name.as_str())
-        .execute(&self.pool)
-        .await?;
-        Ok(updated.rows_affected() == 1)
-    }
-
     /// Makes `guest` the room's guest and returns the room. The same guest joining again (say,
     /// from another tab) succeeds and updates their name; anyone else gets a conflict.
     ///

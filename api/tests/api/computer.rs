@@ -4,7 +4,15 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use crate::helpers::{Socket, legal_squares, spawn_app};
+use crate::helpers::{Socket, TestApp, User, legal_squares, spawn_app};
+
+/// Ann, and a new game of hers against the computer at Easy, Ann playing Black.
+async fn easy_game_as_black(app: &TestApp) -> (User, String) {
+    let ann = app.user("Ann").await;
+    let id =
+        ann.create_game(json!({ "mode": "computer", "level": "easy", "color": "black" })).await;
+    (ann, id)
+}
 
 /// Plays the first legal move whenever it is `side`'s turn, until the game ends.
 async fn play_to_the_end(socket: &mut Socket, side: &str, mut position: Value) -> Value {
@@ -25,9 +33,7 @@ async fn play_to_the_end(socket: &mut Socket, side: &str, mut position: Value) -
 #[actix_web::test]
 async fn a_whole_game_against_the_computer_ends_with_a_stored_result() {
     let app = spawn_app().await;
-    let ann = app.user("Ann").await;
-    let id =
-        ann.create_game(json!({ "mode": "computer", "level": "easy", "color": "black" })).await;
+    let (ann, id) = easy_game_as_black(&app).await;
     let (mut socket, snapshot) = ann.join(&id).await;
     assert_eq!(snapshot["you"], "black");
     assert_eq!(snapshot["players"]["white"]["computer"], true);
@@ -60,9 +66,7 @@ async fn the_computer_moves_first_when_the_player_takes_white() {
 #[actix_web::test]
 async fn the_computer_replies_no_sooner_than_300_ms() {
     let app = spawn_app().await;
-    let ann = app.user("Ann").await;
-    let id =
-        ann.create_game(json!({ "mode": "computer", "level": "easy", "color": "black" })).await;
+    let (ann, id) = easy_game_as_black(&app).await;
     let (mut socket, _) = ann.join(&id).await;
     let started = Instant::now();
     socket.play("d3").await;
@@ -74,9 +78,7 @@ async fn the_computer_replies_no_sooner_than_300_ms() {
 #[actix_web::test]
 async fn undo_takes_back_the_players_move_and_the_computers_reply() {
     let app = spawn_app().await;
-    let ann = app.user("Ann").await;
-    let id =
-        ann.create_game(json!({ "mode": "computer", "level": "easy", "color": "black" })).await;
+    let (ann, id) = easy_game_as_black(&app).await;
     let (mut socket, start) = ann.join(&id).await;
     socket.play("d3").await;
     socket.expect("moved").await;
@@ -91,9 +93,7 @@ async fn undo_takes_back_the_players_move_and_the_computers_reply() {
 #[actix_web::test]
 async fn undo_while_the_computer_thinks_cancels_its_reply() {
     let app = spawn_app().await;
-    let ann = app.user("Ann").await;
-    let id =
-        ann.create_game(json!({ "mode": "computer", "level": "easy", "color": "black" })).await;
+    let (ann, id) = easy_game_as_black(&app).await;
     let (mut socket, start) = ann.join(&id).await;
     socket.play("d3").await;
     // Within the 300 ms before the reply may appear.
@@ -112,9 +112,7 @@ async fn undo_while_the_computer_thinks_cancels_its_reply() {
 #[actix_web::test]
 async fn the_computers_side_is_always_present() {
     let app = spawn_app().await;
-    let ann = app.user("Ann").await;
-    let id =
-        ann.create_game(json!({ "mode": "computer", "level": "easy", "color": "black" })).await;
+    let (ann, id) = easy_game_as_black(&app).await;
     let mut socket = ann.connect(&id).await;
     socket.send(json!({ "type": "join", "game_id": id })).await;
     assert_eq!(socket.next_any().await.unwrap()["type"], "snapshot");
