@@ -22,6 +22,11 @@ step "services"
 # shellcheck source=tests/services.sh
 . tests/services.sh
 
+step "the local OpenID provider for the sign-in tests"
+# A real oidc-provider on loopback stands in for Google; the tests start it themselves.
+tests/oidc/start.sh
+node --test tests/oidc/smoke.mjs
+
 step "formatting"
 cargo fmt --all -- --check
 

@@ -11,6 +11,9 @@
 //! | `OUTFLANK_SESSION_SECRET` | unset: generated once and kept in the database |
 //! | `OUTFLANK_MOVE_TIME_MS` | `30000` |
 //! | `OUTFLANK_COMPUTER_AFTER_MS` | `15000` |
+//! | `OUTFLANK_GOOGLE_CLIENT_ID` | unset: sign-in is off (both id and secret are needed) |
+//! | `OUTFLANK_GOOGLE_CLIENT_SECRET` | unset |
+//! | `OUTFLANK_OIDC_ISSUER` | `https://accounts.google.com` |
 
 use std::fmt;
 use std::net::SocketAddr;
@@ -44,6 +47,18 @@ impl fmt::Debug for Secret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("[redacted]")
     }
+}
+
+/// Google's OpenID issuer, the default identity provider.
+pub const GOOGLE_ISSUER: &str = "https://accounts.google.com";
+
+/// The OpenID Connect client: which provider, and this site's credentials with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OidcSettings {
+    /// The issuer; its discovery document is at `<issuer>/.well-known/openid-configuration`.
+    pub issuer: String,
+    pub client_id: String,
+    pub client_secret: Secret,
 }
 
 /// The public address of the site, e.g. `https://outflank.example`: used in links and as the
@@ -97,6 +112,9 @@ pub struct Settings {
     pub move_time_ms: u64,
     /// `OUTFLANK_COMPUTER_AFTER_MS`: a seeker nobody pairs within this time gets the computer.
     pub computer_after_ms: u64,
+    /// `OUTFLANK_GOOGLE_CLIENT_ID`, `OUTFLANK_GOOGLE_CLIENT_SECRET`, `OUTFLANK_OIDC_ISSUER`:
+    /// sign-in, when configured.
+    pub oidc: Option<OidcSettings>,
 }
 
 /// A setting that could not be used; names the variable.
@@ -210,6 +228,38 @@ impl Settings {
             }
         };
 
+        let issuer = lookup("OUTFLANK_OIDC_ISSUER").unwrap_or_else(|| GOOGLE_ISSUER.to_owned());
+        if !(issuer.starts_with("https://") || issuer.starts_with("http://")) {
+            return Err(invalid(
+                "OUTFLANK_OIDC_ISSUER",
+                issuer,
+                "URL such as https://accounts.google.com",
+            ));
+        }
+        let oidc =
+            match (lookup("OUTFLANK_GOOGLE_CLIENT_ID"), lookup("OUTFLANK_GOOGLE_CLIENT_SECRET")) {
+                (None, None) => None,
+                (Some(client_id), Some(secret)) => Some(OidcSettings {
+                    issuer: issuer.trim_end_matches('/').to_owned(),
+                    client_id,
+                    client_secret: Secret(secret),
+                }),
+                (None, Some(_)) => {
+                    return Err(invalid(
+                        "OUTFLANK_GOOGLE_CLIENT_ID",
+                        String::new(),
+                        "client id (it is needed with OUTFLANK_GOOGLE_CLIENT_SECRET)",
+                    ));
+                }
+                (Some(_), None) => {
+                    return Err(invalid(
+                        "OUTFLANK_GOOGLE_CLIENT_SECRET",
+                        String::new(),
+                        "client secret (it is needed with OUTFLANK_GOOGLE_CLIENT_ID)",
+                    ));
+                }
+            };
+
         Ok(Settings {
             address,
             public_url,
@@ -219,6 +269,7 @@ impl Settings {
             session_secret,
             move_time_ms,
             computer_after_ms,
+            oidc,
         })
     }
 }
@@ -255,6 +306,22 @@ mod tests {
         assert_eq!(settings.session_secret, None);
         assert_eq!(settings.move_time_ms, 30_000);
         assert_eq!(settings.computer_after_ms, 15_000);
+        assert_eq!(settings.oidc, None);
+    }
+
+    #[test]
+    fn google_sign_in_needs_both_id_and_secret() {
+        let oidc = settings(&[
+            ("OUTFLANK_GOOGLE_CLIENT_ID", "id"),
+            ("OUTFLANK_GOOGLE_CLIENT_SECRET", "secret"),
+        ])
+        .unwrap()
+        .oidc
+        .unwrap();
+        assert_eq!(oidc.issuer, "https://accounts.google.com");
+        assert_eq!(oidc.client_id, "id");
+        let error = settings(&[("OUTFLANK_GOOGLE_CLIENT_ID", "id")]).unwrap_err();
+        assert!(error.to_string().starts_with("OUTFLANK_GOOGLE_CLIENT_SECRET="), "{error}");
     }
 
     #[test]

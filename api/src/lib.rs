@@ -1,9 +1,11 @@
 //! Outflank's server: configuration, HTTP routes and the pages of the web client.
 
+pub mod accounts;
 pub mod configuration;
 pub mod domain;
 pub mod live;
 pub mod metrics;
+pub mod oidc;
 pub mod routes;
 pub mod service;
 pub mod session;

@@ -1,10 +1,13 @@
 //! Signed sessions: who a browser is, kept in an `HttpOnly` cookie holding an HS256 JWT.
 //!
-//! A guest session carries a player id and the nickname the player chose. Nothing is stored on
-//! the server: the signature is the proof, and the expiry bounds how long a stolen cookie works.
+//! A session carries a player id, the name the player goes by, and whether the player signed in
+//! with an account (a guest chose a nickname only). Nothing is stored on the server: the
+//! signature is the proof, and the expiry bounds how long a stolen cookie works. Whether an
+//! account still exists is checked against the store where it matters.
 
 use actix_web::cookie::{Cookie, SameSite, time};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -22,6 +25,9 @@ struct Claims {
     sub: String,
     /// The nickname.
     name: String,
+    /// Signed in with an account.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    acct: bool,
     /// Issued at, seconds since the epoch.
     iat: i64,
     /// Expires at, seconds since the epoch.
@@ -33,6 +39,8 @@ struct Claims {
 pub struct Session {
     pub player: PlayerId,
     pub nickname: Nickname,
+    /// Whether the player signed in with an account.
+    pub account: bool,
 }
 
 /// Why a session token was not accepted.
@@ -84,11 +92,31 @@ impl SessionKeys {
         let claims = Claims {
             sub: session.player.to_string(),
             name: session.nickname.to_string(),
+            acct: session.account,
             iat,
             exp: iat + LIFETIME_SECONDS,
         };
-        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
+        self.sign(&claims)
+    }
+
+    /// `claims` signed with HS256 under the session secret.
+    pub fn sign<T: Serialize>(&self, claims: &T) -> String {
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), claims, &self.encoding)
             .unwrap_or_default()
+    }
+
+    /// The claims of a token signed by [`SessionKeys::sign`], if the signature holds. Expiry is
+    /// the caller's to check.
+    pub fn verify_claims<T: DeserializeOwned>(&self, token: &str) -> Option<T> {
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.validate_exp = false;
+        validation.required_spec_claims = ["exp"].into_iter().map(String::from).collect();
+        jsonwebtoken::decode::<T>(token, &self.decoding, &validation).ok().map(|data| data.claims)
+    }
+
+    /// Whether cookies are marked `Secure`.
+    pub fn secure_cookie(&self) -> bool {
+        self.secure_cookie
     }
 
     /// Checks the signature (HS256 only), the expiry against `now`, and the claims' contents.
@@ -107,7 +135,7 @@ impl SessionKeys {
         }
         let player = data.claims.sub.parse().map_err(|_| SessionError::Invalid)?;
         let nickname = Nickname::parse(&data.claims.name).map_err(|_| SessionError::Invalid)?;
-        Ok(Session { player, nickname })
+        Ok(Session { player, nickname, account: data.claims.acct })
     }
 
     /// The cookie that carries `session`.
@@ -142,7 +170,11 @@ mod tests {
     }
 
     fn session() -> Session {
-        Session { player: PlayerId::generate(), nickname: Nickname::parse("Ann").unwrap() }
+        Session {
+            player: PlayerId::generate(),
+            nickname: Nickname::parse("Ann").unwrap(),
+            account: false,
+        }
     }
 
     const NOW: Timestamp = Timestamp(1_800_000_000_000);
@@ -150,6 +182,13 @@ mod tests {
     #[test]
     fn an_issued_token_verifies_to_the_same_session() {
         let session = session();
+        let token = keys().issue(&session, NOW);
+        assert_eq!(keys().verify(&token, NOW), Ok(session));
+    }
+
+    #[test]
+    fn an_account_session_verifies_as_an_account() {
+        let session = Session { account: true, ..session() };
         let token = keys().issue(&session, NOW);
         assert_eq!(keys().verify(&token, NOW), Ok(session));
     }

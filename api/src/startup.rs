@@ -29,6 +29,8 @@ pub enum StartupError {
     Store(#[from] DbError),
     #[error(transparent)]
     Secret(#[from] BadSecret),
+    #[error("cannot set up sign-in: {0}")]
+    SignIn(#[from] crate::oidc::OidcError),
     #[error("cannot reach the matchmaking queue: {0}")]
     Queue(#[from] QueueError),
 }
@@ -92,6 +94,9 @@ impl Application {
         let store_data = web::Data::new(store.clone());
         let public_url = web::Data::new(settings.public_url.clone());
         let timing = Timing { move_time_ms: settings.move_time_ms_i64(), ..Timing::default() };
+        let sign_in = web::Data::new(routes::auth::SignIn(
+            settings.oidc.clone().map(crate::oidc::Oidc::new).transpose()?,
+        ));
         let metrics = Metrics::new();
         let pool = SearchPool::for_this_machine(metrics.clone());
         let hub = GameHub::new(store.clone(), pool, timing, metrics.clone());
@@ -133,6 +138,7 @@ impl Application {
                 .app_data(rate_limits.clone())
                 .app_data(public_url.clone())
                 .app_data(keys.clone())
+                .app_data(sign_in.clone())
                 .app_data(origins.clone())
                 .app_data(routes::error::json_config())
                 .wrap(middleware::from_fn(check_origin))

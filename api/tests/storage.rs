@@ -1,6 +1,7 @@
 //! The store's behaviour, one story per rule, each run on SQLite (`sqlite::…`) and on PostgreSQL
 //! (`postgres::…`, from `TEST_DATABASE_URL`; see `storage_support`).
 
+#[macro_use]
 mod storage_support;
 
 use outflank_api::domain::{
@@ -14,29 +15,6 @@ use outflank_engine::ai::Level;
 use outflank_engine::{Board, Move, Square};
 use sqlx::Executor;
 use storage_support::Db;
-
-/// Declares each story as a test on both backends.
-macro_rules! on_both_backends {
-    ($($story:ident),+ $(,)?) => {
-        mod sqlite {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $story() {
-                    crate::storage_support::run_sqlite(super::$story).await;
-                }
-            )+
-        }
-
-        mod postgres {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $story() {
-                    crate::storage_support::run_postgres(super::$story).await;
-                }
-            )+
-        }
-    };
-}
 
 on_both_backends!(
     a_game_is_created_with_its_plies_and_as_its_rooms_game_at_once,

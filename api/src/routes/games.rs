@@ -14,6 +14,7 @@ use thiserror::Error;
 use crate::domain::GameId;
 use crate::live::{Human, Setup};
 use crate::routes::error::error_response;
+use crate::routes::players::rated_game_json;
 use crate::service::{GameHub, ServiceError};
 use crate::session::Session;
 use crate::storage::{DbError, GameRecord, Store};
@@ -198,8 +199,10 @@ async fn show(
     let record = store.load_game(&parse_id(&path)?).await?;
     let positions =
         positions(&record).map_err(|error| GameRouteError::Unavailable(error.to_string()))?;
+    let rating = if record.game.rated { store.game_rating(&record.game.id).await? } else { None };
     let mut body = game_json(&record);
     body["positions"] = positions;
+    body["rating_changes"] = rating.as_ref().map_or(serde_json::Value::Null, rated_game_json);
     Ok(HttpResponse::Ok().json(body))
 }
 

@@ -1,11 +1,14 @@
 //! HTTP routes, one module per resource.
 
+mod account;
+pub mod auth;
 pub mod error;
 mod games;
 mod health;
 mod metrics;
 pub mod origin;
 mod pages;
+mod players;
 mod queue;
 pub mod rate_limit;
 pub mod rooms;
@@ -21,6 +24,9 @@ pub fn configure(config: &mut ServiceConfig) {
     health::configure(config);
     metrics::configure(config);
     session::configure(config);
+    auth::configure(config);
+    account::configure(config);
+    players::configure(config);
     games::configure(config);
     rooms::configure(config);
     ws::configure(config);

@@ -31,6 +31,9 @@ const PAGES: &[(&str, &str)] = &[
     ("/join/{code}", "join.html"),
     ("/replay/{id}", "game.html"),
     ("/rules", "rules.html"),
+    ("/leaderboard", "leaderboard.html"),
+    ("/players/{name}", "player.html"),
+    ("/welcome", "welcome.html"),
 ];
 
 /// The folders of `web/` served as they are.

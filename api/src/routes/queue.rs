@@ -10,13 +10,14 @@ use outflank_matchmaker::QueueKind;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use crate::accounts::rating::shown;
 use crate::domain::Timestamp;
 use crate::live::Human;
 use crate::metrics::{ErrorKind, Metrics, SocketGuard, SocketKind};
 use crate::routes::error::error_response;
 use crate::routes::session::current_session;
-use crate::service::{MAX_SOCKETS_PER_PLAYER, Matchmaking, Online, OnlineGuard};
-use crate::storage::Store;
+use crate::service::{GUEST_RATING, MAX_SOCKETS_PER_PLAYER, Matchmaking, Online, OnlineGuard};
+use crate::storage::{DbError, Store};
 use crate::ws::protocol::MAX_FRAME_BYTES;
 
 /// How often a waiting seeker hears how long they have waited (and the queue hears from them).
@@ -77,6 +78,7 @@ async fn connect(
     matchmaking: web::Data<Matchmaking>,
     online: web::Data<Online>,
     metrics: web::Data<Metrics>,
+    store: web::Data<Store>,
 ) -> Result<HttpResponse, actix_web::Error> {
     let Ok(session) = current_session(&request, Timestamp::now()) else {
         return Ok(error_response(
@@ -93,7 +95,9 @@ async fn connect(
         me: Human { id: session.player, name: session.nickname },
         matchmaking: matchmaking.get_ref().clone(),
         socket,
-        since: None,
+        account: session.account,
+        store: store.get_ref().clone(),
+        search: None,
         _online: online,
         metrics: metrics.get_ref().clone(),
         _open: metrics.socket_opened(SocketKind::Queue),
@@ -102,13 +106,25 @@ async fn connect(
     Ok(response)
 }
 
+/// A search in progress.
+#[derive(Clone, Copy, Debug)]
+struct Search {
+    since: Timestamp,
+    queue: QueueKind,
+    /// The rating the seeker is paired by.
+    rating: i32,
+}
+
 /// One seeker's socket.
 struct Seeker {
     me: Human,
     matchmaking: Matchmaking,
     socket: Socket,
-    /// When the current search began; `None` when not searching.
-    since: Option<Timestamp>,
+    /// Whether the session is signed in with an account.
+    account: bool,
+    store: Store,
+    /// The current search; `None` when not searching.
+    search: Option<Search>,
     _online: OnlineGuard,
     metrics: Metrics,
     /// Counts this socket as open in the metrics.
@@ -137,7 +153,7 @@ impl Seeker {
                     }
                 }
                 _ = tick.tick() => {
-                    if last_heard.elapsed() > 6 * TICK && self.since.is_none() {
+                    if last_heard.elapsed() > 6 * TICK && self.search.is_none() {
                         // Idle and silent: nothing to keep the socket for.
                         break Some((CloseCode::Away, "idle"));
                     }
@@ -149,7 +165,7 @@ impl Seeker {
                 }
             }
         };
-        if self.since.is_some() {
+        if self.search.is_some() {
             let _ = self.matchmaking.cancel(&self.me.id).await;
         }
         if let Some((code, description)) = close {
@@ -175,46 +191,75 @@ impl Seeker {
         match msg {
             SeekerMsg::Ping => self.send(&QueueMsg::Pong).await,
             SeekerMsg::Cancel => {
-                if self.since.take().is_some() {
+                if self.search.take().is_some() {
                     let _ = self.matchmaking.cancel(&self.me.id).await;
                 }
                 self.send(&QueueMsg::Cancelled).await
             }
-            SeekerMsg::Seek { queue } => match queue.as_str() {
-                _ if self.since.is_some() => {
+            SeekerMsg::Seek { queue } => {
+                if self.search.is_some() {
                     let message = "you are already looking for an opponent".to_owned();
-                    self.send(&QueueMsg::Error { code: "already_seeking", message }).await
+                    return self.send(&QueueMsg::Error { code: "already_seeking", message }).await;
                 }
-                "quick" => {
-                    let now = Timestamp::now();
-                    if let Err(error) =
-                        self.matchmaking.seek(&self.me.id, QueueKind::Quick, now).await
-                    {
-                        tracing::warn!(%error, "joining the queue failed");
-                        let message = "matchmaking is unavailable right now; try again in a moment"
-                            .to_owned();
-                        return self.send(&QueueMsg::Error { code: "unavailable", message }).await;
+                let kind = match queue.as_str() {
+                    "quick" => QueueKind::Quick,
+                    "ranked" => QueueKind::Ranked,
+                    other => {
+                        let message =
+                            format!("\"{other}\" is not a queue; expected quick or ranked");
+                        return self.send(&QueueMsg::Error { code: "bad_queue", message }).await;
                     }
-                    self.since = Some(now);
-                    self.send(&QueueMsg::Searching { queue: "quick", waited_ms: 0 }).await
-                }
-                "ranked" => {
+                };
+                let rating = match self.rating(kind).await {
+                    Ok(rating) => rating,
+                    Err((code, message)) => {
+                        return self.send(&QueueMsg::Error { code, message: message.into() }).await;
+                    }
+                };
+                let now = Timestamp::now();
+                if let Err(error) = self.matchmaking.seek(&self.me.id, kind, rating, now).await {
+                    tracing::warn!(%error, "joining the queue failed");
                     let message =
-                        "ranked games need an account: sign in with Google first".to_owned();
-                    self.send(&QueueMsg::Error { code: "account_required", message }).await
+                        "matchmaking is unavailable right now; try again in a moment".to_owned();
+                    return self.send(&QueueMsg::Error { code: "unavailable", message }).await;
                 }
-                other => {
-                    let message = format!("\"{other}\" is not a queue; expected quick or ranked");
-                    self.send(&QueueMsg::Error { code: "bad_queue", message }).await
+                self.search = Some(Search { since: now, queue: kind, rating });
+                self.send(&QueueMsg::Searching { queue: kind.as_str(), waited_ms: 0 }).await
+            }
+        }
+    }
+
+    /// The rating to pair by in `queue`: the account's (ranked needs a named account), or the
+    /// starting rating for a guest.
+    async fn rating(&self, queue: QueueKind) -> Result<i32, (&'static str, &'static str)> {
+        const ACCOUNT_REQUIRED: (&str, &str) =
+            ("account_required", "ranked games need an account: sign in with Google first");
+        let account = if self.account {
+            match self.store.account(&self.me.id).await {
+                Ok(account) => Some(account),
+                Err(DbError::NotFound) => None,
+                Err(error) => {
+                    tracing::warn!(%error, "reading an account failed");
+                    return Err(("unavailable", "matchmaking is unavailable right now"));
                 }
-            },
+            }
+        } else {
+            None
+        };
+        match (queue, account) {
+            (QueueKind::Ranked, None) => Err(ACCOUNT_REQUIRED),
+            (QueueKind::Ranked, Some(account)) if account.name.is_none() => {
+                Err(("name_required", "choose your public name before playing ranked games"))
+            }
+            (_, Some(account)) => Ok(i32::try_from(shown(account.rating)).unwrap_or(GUEST_RATING)),
+            (QueueKind::Quick, None) => Ok(GUEST_RATING),
         }
     }
 
     /// While searching: keeps the seeker in the queue and reports the wait; `Ok(true)` once a
     /// game has been found and announced.
     async fn on_tick(&mut self) -> Result<bool, Option<(CloseCode, &'static str)>> {
-        let Some(since) = self.since else { return Ok(false) };
+        let Some(search) = self.search else { return Ok(false) };
         let still_waiting = match self.matchmaking.heartbeat(&self.me.id).await {
             Ok(waiting) => waiting,
             Err(error) => {
@@ -227,20 +272,24 @@ impl Seeker {
                 Ok(Some(decision)) => return self.announce(&decision).await.map(|()| true),
                 // Dropped from the queue (e.g. it restarted): wait again from the same start.
                 Ok(None) => {
-                    let _ = self.matchmaking.seek(&self.me.id, QueueKind::Quick, since).await;
+                    let _ = self
+                        .matchmaking
+                        .seek(&self.me.id, search.queue, search.rating, search.since)
+                        .await;
                 }
                 Err(error) => tracing::warn!(%error, "reading a pairing failed"),
             }
         }
-        let waited_ms = Timestamp::now().since(since);
-        self.send(&QueueMsg::Searching { queue: "quick", waited_ms }).await.map(|()| false)
+        let waited_ms = Timestamp::now().since(search.since);
+        let queue = search.queue.as_str();
+        self.send(&QueueMsg::Searching { queue, waited_ms }).await.map(|()| false)
     }
 
     async fn announce(
         &mut self,
         decision: &outflank_matchmaker::Decision,
     ) -> Result<(), Option<(CloseCode, &'static str)>> {
-        self.since = None;
+        self.search = None;
         match self.matchmaking.start_game(decision, &self.me).await {
             Ok(paired) => {
                 let opponent = OpponentMsg {

@@ -8,10 +8,11 @@ use actix_web::{FromRequest, HttpRequest, HttpResponse, ResponseError};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::accounts::rating::{is_provisional, shown};
 use crate::domain::{Nickname, NicknameError, PlayerId, Timestamp};
 use crate::routes::error::error_response;
 use crate::session::{COOKIE_NAME, Session, SessionError, SessionKeys};
-use crate::storage::Store;
+use crate::storage::{DbError, Store};
 
 pub fn configure(config: &mut ServiceConfig) {
     config
@@ -29,6 +30,8 @@ pub enum SessionRouteError {
     NoSession,
     #[error("your session has expired: choose a nickname again")]
     Expired,
+    #[error("you are signed in: you play under your account's public name")]
+    SignedIn,
     #[error("the server could not save your session; please try again")]
     Unavailable(String),
 }
@@ -38,6 +41,7 @@ impl ResponseError for SessionRouteError {
         match self {
             SessionRouteError::Nickname(_) => StatusCode::UNPROCESSABLE_ENTITY,
             SessionRouteError::NoSession | SessionRouteError::Expired => StatusCode::UNAUTHORIZED,
+            SessionRouteError::SignedIn => StatusCode::CONFLICT,
             SessionRouteError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
@@ -47,6 +51,7 @@ impl ResponseError for SessionRouteError {
             SessionRouteError::Nickname(_) => "bad_nickname",
             SessionRouteError::NoSession => "no_session",
             SessionRouteError::Expired => "session_expired",
+            SessionRouteError::SignedIn => "signed_in",
             SessionRouteError::Unavailable(error) => {
                 tracing::error!(%error, "storing a session failed");
                 "unavailable"
@@ -67,6 +72,18 @@ struct NewSession {
 struct Me<'a> {
     id: &'a str,
     nickname: &'a str,
+    /// The account, when signed in.
+    account: Option<Account>,
+}
+
+/// The signed-in player's account as `GET /api/me` shows it.
+#[derive(Debug, Serialize)]
+struct Account {
+    /// `None` until a public name is chosen.
+    name: Option<String>,
+    rating: i64,
+    provisional: bool,
+    rated_games: u32,
 }
 
 /// Starts a guest session, or renames the player of the current one (keeping its id, so their
@@ -80,6 +97,7 @@ async fn create(
     let nickname = Nickname::parse(&body.nickname)?;
     let now = Timestamp::now();
     let player = match current_session(&request, now) {
+        Ok(session) if session.account => return Err(SessionRouteError::SignedIn),
         Ok(session) => session.player,
         Err(_) => PlayerId::generate(),
     };
@@ -87,13 +105,33 @@ async fn create(
         .upsert_guest(&player, nickname.as_str(), now)
         .await
         .map_err(|error| SessionRouteError::Unavailable(error.to_string()))?;
-    let session = Session { player, nickname };
-    let me = Me { id: session.player.as_str(), nickname: session.nickname.as_str() };
+    let session = Session { player, nickname, account: false };
+    let me = Me { id: session.player.as_str(), nickname: session.nickname.as_str(), account: None };
     Ok(HttpResponse::Ok().cookie(keys.cookie(&session, now)).json(me))
 }
 
-async fn me(session: Session) -> HttpResponse {
-    HttpResponse::Ok().json(Me { id: session.player.as_str(), nickname: session.nickname.as_str() })
+/// Who the session is; for a signed-in player, their account as stored now (a deleted
+/// account shows as none).
+async fn me(session: Session, store: web::Data<Store>) -> Result<HttpResponse, SessionRouteError> {
+    let account = if session.account {
+        match store.account(&session.player).await {
+            Ok(account) => Some(Account {
+                name: account.name,
+                rating: shown(account.rating),
+                provisional: is_provisional(account.rated_games),
+                rated_games: account.rated_games,
+            }),
+            Err(DbError::NotFound) => None,
+            Err(error) => return Err(SessionRouteError::Unavailable(error.to_string())),
+        }
+    } else {
+        None
+    };
+    Ok(HttpResponse::Ok().json(Me {
+        id: session.player.as_str(),
+        nickname: session.nickname.as_str(),
+        account,
+    }))
 }
 
 async fn remove(keys: web::Data<SessionKeys>) -> HttpResponse {

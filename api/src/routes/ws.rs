@@ -20,7 +20,10 @@ use crate::service::{
     Broadcast, CatchUp, GameHandle, GameHub, MAX_SOCKETS_PER_PLAYER, Online, OnlineGuard,
     ServiceError, Subscription,
 };
-use crate::ws::protocol::{ClientMsg, MAX_FRAME_BYTES, MAX_MESSAGES_PER_SECOND, ServerMsg, codes};
+use crate::storage::RatedGame;
+use crate::ws::protocol::{
+    ClientMsg, MAX_FRAME_BYTES, MAX_MESSAGES_PER_SECOND, RatingSide, ServerMsg, codes,
+};
 
 /// A ping goes out this often; a client silent for [`CLIENT_TIMEOUT`] is dropped.
 const HEARTBEAT: Duration = Duration::from_secs(15);
@@ -157,6 +160,9 @@ impl Connection {
                         if self.send(&ServerMsg::Presence { black, white }).await.is_err() {
                             break Close::Gone;
                         }
+                    }
+                    Ok(Broadcast::Rated(rated)) => {
+                        if self.send(&rating_changed(&rated)).await.is_err() { break Close::Gone }
                     }
                     Ok(Broadcast::Shutdown) => {
                         let msg = ServerMsg::error(codes::SHUTTING_DOWN, "the server is restarting; reconnect in a moment");
@@ -359,4 +365,12 @@ fn too_many_sockets() -> HttpResponse {
         "too_many_sockets",
         format!("you already have {MAX_SOCKETS_PER_PLAYER} connections open; close some tabs"),
     )
+}
+
+/// The `rating_changed` message for a rated game's result.
+fn rating_changed(rated: &RatedGame) -> ServerMsg {
+    ServerMsg::RatingChanged {
+        black: RatingSide::from(&rated.black),
+        white: RatingSide::from(&rated.white),
+    }
 }

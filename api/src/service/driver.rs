@@ -11,6 +11,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use crate::domain::{PlayerId, Timestamp};
 use crate::live::{Command, Event, GameState, History, Player, Resume, SearchId, SearchRequest};
 use crate::metrics::ErrorKind;
+use crate::storage::RatedGame;
 use outflank_engine::Color;
 
 use super::convert;
@@ -132,15 +133,18 @@ impl Driver {
         let now = Timestamp::now();
         let before = self.state.clone();
         let events = self.state.apply(command, now)?;
-        if let Err(error) = self.store(&events, now, hub).await {
-            self.inner.metrics.error(ErrorKind::Storage, "store_failed");
-            tracing::error!(game = %self.state.id(), %error, "storing events failed; reloading the game");
-            self.state = match self.reload(now).await {
-                Some(state) => state,
-                None => before,
-            };
-            return Err(error);
-        }
+        let rated = match self.store(&events, now, hub).await {
+            Ok(rated) => rated,
+            Err(error) => {
+                self.inner.metrics.error(ErrorKind::Storage, "store_failed");
+                tracing::error!(game = %self.state.id(), %error, "storing events failed; reloading the game");
+                self.state = match self.reload(now).await {
+                    Some(state) => state,
+                    None => before,
+                };
+                return Err(error);
+            }
+        };
         self.history.record(&events);
         let plies = events
             .iter()
@@ -165,16 +169,20 @@ impl Driver {
                 }
             }
         }
+        if let Some(rated) = rated {
+            let _ = self.events.send(Broadcast::Rated(rated));
+        }
         Ok(())
     }
 
-    /// Stores what `events` say happened, in order, timing the writes.
+    /// Stores what `events` say happened, in order, timing the writes; the rating changes when
+    /// a rated game ended.
     async fn store(
         &self,
         events: &[Event],
         now: Timestamp,
         hub: &GameHub,
-    ) -> Result<(), ServiceError> {
+    ) -> Result<Option<RatedGame>, ServiceError> {
         let writes = events.iter().any(|event| {
             matches!(
                 event,
@@ -198,9 +206,10 @@ impl Driver {
         events: &[Event],
         now: Timestamp,
         hub: &GameHub,
-    ) -> Result<(), ServiceError> {
+    ) -> Result<Option<RatedGame>, ServiceError> {
         let store = &self.inner.store;
         let id = self.state.id();
+        let mut rated = None;
         for event in events {
             match event {
                 Event::Moved { at, plies, .. } => {
@@ -215,7 +224,7 @@ impl Driver {
                     store.truncate_moves(id, ply_number(*ply_count)).await?;
                 }
                 Event::Ended { ending, .. } => {
-                    store
+                    rated = store
                         .finish_game(id, &convert::finished(ending, self.state.game(), now))
                         .await?;
                 }
@@ -238,7 +247,7 @@ impl Driver {
                 _ => {}
             }
         }
-        Ok(())
+        Ok(rated)
     }
 
     /// The game as the store has it, if it can be read back.

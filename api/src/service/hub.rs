@@ -12,7 +12,7 @@ use crate::domain::PlayerId;
 use crate::domain::{GameId, GameStatus, RoomCode, Timestamp};
 use crate::live::{Command, CommandError, Event, GameState, Seat, Setup, Snapshot, Timing};
 use crate::metrics::Metrics;
-use crate::storage::{DbError, Store};
+use crate::storage::{DbError, RatedGame, Store};
 
 use super::convert;
 use super::driver::{Driver, Request};
@@ -59,6 +59,8 @@ pub enum Broadcast {
     Shutdown,
     /// Who is connected changed: whether each side has someone connected.
     Presence { black: bool, white: bool },
+    /// A rated game's result moved both ratings (sent after its `Ended` event).
+    Rated(RatedGame),
 }
 
 /// A subscription to one game: what was missed, then the live stream (with no gap between).

@@ -75,7 +75,7 @@ impl Matchmaking {
         });
     }
 
-    /// Puts `player` in `queue`, waiting since `since`.
+    /// Puts `player` in `queue`, paired by `rating`, waiting since `since`.
     ///
     /// # Errors
     /// The queue is unreachable.
@@ -83,10 +83,10 @@ impl Matchmaking {
         &self,
         player: &PlayerId,
         queue: QueueKind,
+        rating: i32,
         since: Timestamp,
     ) -> Result<(), QueueError> {
-        let ticket =
-            Ticket::new(SeekerId::new(player.as_str()), queue, GUEST_RATING, millis(since));
+        let ticket = Ticket::new(SeekerId::new(player.as_str()), queue, rating, millis(since));
         self.queue.join(ticket, millis(Timestamp::now())).await
     }
 

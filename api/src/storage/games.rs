@@ -6,9 +6,10 @@ use outflank_engine::{Move, Square};
 use sqlx::any::AnyRow;
 use sqlx::{Any, Transaction};
 
+use super::accounts::rate_game;
 use super::{
-    DbError, DbResult, FinishedGame, GameRecord, GameRow, MoveRow, NewGame, Seat, Store, convert,
-    get, parse, parse_opt,
+    DbError, DbResult, FinishedGame, GameRecord, GameRow, MoveRow, NewGame, RatedGame, Seat, Store,
+    convert, get, parse, parse_opt,
 };
 use crate::domain::{GameId, GameStatus, PlayerId, Timestamp};
 
@@ -126,16 +127,23 @@ impl Store {
         Ok(deleted)
     }
 
-    /// Records the end of a live game and stops its clock. Only a live game can end, so a game
-    /// ends exactly once even when a timeout and a move race.
+    /// Records the end of a live game and stops its clock; for a rated game with a result, moves
+    /// both players' ratings in the same transaction. Only a live game can end, so a game ends,
+    /// and is rated, exactly once even when a timeout and a move race.
     ///
     /// # Errors
     /// [`DbError::NotFound`] for an unknown game; [`DbError::Conflict`] if it already ended;
     /// [`DbError::Other`] if `finished.status` is [`GameStatus::Live`].
-    pub async fn finish_game(&self, game_id: &GameId, finished: &FinishedGame) -> DbResult<()> {
+    pub async fn finish_game(
+        &self,
+        game_id: &GameId,
+        finished: &FinishedGame,
+    ) -> DbResult<Option<RatedGame>> {
         if finished.status == GameStatus::Live {
             return Err(DbError::Other("a game cannot finish with status live".into()));
         }
+        let mut tx = self.pool.begin().await?;
+        // The first statement writes, so SQLite takes its write lock before anything is read.
         let updated = sqlx::query(
             "UPDATE games SET status = $2, winner = $3, end_reason = $4, black_discs = $5, \
                 white_discs = $6, finished_at = $7, updated_at = $7, turn_started_at = NULL \
@@ -148,13 +156,16 @@ impl Store {
         .bind(i32::from(finished.black_discs))
         .bind(i32::from(finished.white_discs))
         .bind(finished.finished_at.0)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?
         .rows_affected();
         if updated == 0 {
+            drop(tx);
             return Err(self.why_not_live(game_id).await);
         }
-        Ok(())
+        let rated = rate_game(&mut tx, game_id, finished.finished_at).await?;
+        tx.commit().await?;
+        Ok(rated)
     }
 
     /// Records when the side to move started thinking, so a reloaded clock can be rebuilt.

@@ -19,12 +19,14 @@ use sqlx::error::ErrorKind;
 use sqlx::{Any, AnyPool, Executor, Row};
 use thiserror::Error;
 
+mod accounts;
 mod games;
 mod models;
 mod players;
 mod rooms;
 mod settings;
 
+pub use accounts::{AccountRow, DELETED_PLAYER, NameError, RatedGame, RatingChange};
 pub use models::{
     FinishedGame, GameRecord, GameRow, MoveRow, NewGame, NewRoom, RoomMember, RoomRow, Seat,
 };

@@ -5,6 +5,8 @@
 //! [`Snapshot`](crate::live::Snapshot) and [`Event`]s. The socket layer never judges legality:
 //! it turns messages into [`Command`]s and forwards them.
 
+use crate::accounts::rating::{is_provisional, shown};
+use crate::storage::RatingChange;
 use std::fmt::Display;
 use std::str::FromStr;
 
@@ -175,6 +177,27 @@ impl ClientMsg {
     }
 }
 
+/// One side's rating around a rated game, as shown (whole numbers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatingSide {
+    pub before: i64,
+    pub after: i64,
+    pub change: i64,
+    /// Still provisional after this game.
+    pub provisional: bool,
+}
+
+impl From<&RatingChange> for RatingSide {
+    fn from(change: &RatingChange) -> RatingSide {
+        RatingSide {
+            before: shown(change.before),
+            after: shown(change.after),
+            change: shown(change.after) - shown(change.before),
+            provisional: is_provisional(change.game_number),
+        }
+    }
+}
+
 /// A message from the server.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -236,6 +259,12 @@ pub enum ServerMsg {
     Presence {
         black: bool,
         white: bool,
+    },
+    /// After a rated game's `ended`: both sides' rating changes. Not versioned; a client that
+    /// missed it reads `rating_changes` from `GET /api/games/{id}`.
+    RatingChanged {
+        black: RatingSide,
+        white: RatingSide,
     },
 }
 
@@ -433,6 +462,7 @@ impl ServerMsg {
             ServerMsg::Error { .. } => "error",
             ServerMsg::Pong => "pong",
             ServerMsg::Presence { .. } => "presence",
+            ServerMsg::RatingChanged { .. } => "rating_changed",
         }
     }
 

@@ -114,6 +114,21 @@ impl TestApp {
         User { base: self.url.clone(), client, cookie }
     }
 
+    /// A person whose session is the cookie `cookie` (`name=value`).
+    pub fn user_with_cookie(&self, cookie: String) -> User {
+        User { base: self.url.clone(), client: reqwest::Client::new(), cookie }
+    }
+
+    /// How many accounts the database holds, deleted ones included.
+    pub async fn count_accounts(&self) -> i64 {
+        sqlx::any::install_default_drivers();
+        let pool = sqlx::AnyPool::connect(self.settings.database_url.expose()).await.unwrap();
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM accounts").fetch_one(&pool).await.unwrap();
+        let n: i64 = sqlx::Row::get(&row, "n");
+        pool.close().await;
+        n
+    }
+
     /// Someone without a session (a spectator).
     pub fn stranger(&self) -> User {
         User { base: self.url.clone(), client: reqwest::Client::new(), cookie: String::new() }
@@ -143,6 +158,33 @@ pub struct User {
 }
 
 impl User {
+    /// Keeps the session cookie `response` set, if it set one.
+    pub fn take_cookie(&mut self, response: &reqwest::Response) {
+        let set = response
+            .headers()
+            .get_all("set-cookie")
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .find(|value| value.starts_with("outflank_session="));
+        if let Some(value) = set {
+            self.cookie = value.split(';').next().unwrap().to_owned();
+        }
+    }
+
+    /// The session cookie, `name=value`.
+    pub fn cookie(&self) -> &str {
+        &self.cookie
+    }
+
+    pub async fn delete(&self, path: &str) -> reqwest::Response {
+        self.client
+            .delete(format!("{}{path}", self.base))
+            .header("cookie", &self.cookie)
+            .send()
+            .await
+            .unwrap()
+    }
+
     /// Follows the server to another address (after a restart).
     pub fn reconnect_to(&mut self, app: &TestApp) {
         self.base = app.url.clone();

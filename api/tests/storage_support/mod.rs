@@ -7,6 +7,30 @@ use outflank_api::storage::Store;
 use rand::Rng;
 use sqlx::{Connection, Executor, PgConnection};
 
+/// Declares each story as a test on both backends: `sqlite::story` and `postgres::story`.
+#[allow(unused_macros)]
+macro_rules! on_both_backends {
+    ($($story:ident),+ $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $story() {
+                    crate::storage_support::run_sqlite(super::$story).await;
+                }
+            )+
+        }
+
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $story() {
+                    crate::storage_support::run_postgres(super::$story).await;
+                }
+            )+
+        }
+    };
+}
+
 /// What a story gets: the store, and the URL to connect to the same database again.
 #[derive(Clone, Debug)]
 pub struct Db {

@@ -1,0 +1,108 @@
+//! The signed-in player's account: `POST /api/account/name` chooses the public name (once),
+//! `DELETE /api/account` deletes the account (its games stay, showing a deleted player).
+
+use actix_web::http::StatusCode;
+use actix_web::web::{self, ServiceConfig};
+use actix_web::{HttpResponse, ResponseError};
+use serde::Deserialize;
+use serde_json::json;
+use thiserror::Error;
+
+use crate::accounts::{PublicName, PublicNameError};
+use crate::domain::{Nickname, Timestamp};
+use crate::routes::error::error_response;
+use crate::session::{Session, SessionKeys};
+use crate::storage::{DbError, NameError, Store};
+
+pub fn configure(config: &mut ServiceConfig) {
+    config
+        .route("/api/account/name", web::post().to(choose_name))
+        .route("/api/account", web::delete().to(delete));
+}
+
+/// Errors of the account routes.
+#[derive(Debug, Error)]
+pub enum AccountError {
+    #[error("sign in with Google first")]
+    NotSignedIn,
+    #[error(transparent)]
+    BadName(#[from] PublicNameError),
+    #[error("that name is taken: choose another")]
+    Taken,
+    #[error("your account already has a public name")]
+    AlreadyNamed,
+    #[error("the server could not save that; please try again")]
+    Unavailable(String),
+}
+
+impl From<DbError> for AccountError {
+    fn from(error: DbError) -> AccountError {
+        match error {
+            DbError::NotFound => AccountError::NotSignedIn,
+            other => AccountError::Unavailable(other.to_string()),
+        }
+    }
+}
+
+impl ResponseError for AccountError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            AccountError::NotSignedIn => StatusCode::UNAUTHORIZED,
+            AccountError::BadName(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AccountError::Taken | AccountError::AlreadyNamed => StatusCode::CONFLICT,
+            AccountError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let code = match self {
+            AccountError::NotSignedIn => "not_signed_in",
+            AccountError::BadName(_) => "bad_name",
+            AccountError::Taken => "name_taken",
+            AccountError::AlreadyNamed => "already_named",
+            AccountError::Unavailable(error) => {
+                tracing::error!(%error, "an account change failed");
+                "unavailable"
+            }
+        };
+        error_response(self.status_code(), code, self)
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct ChooseName {
+    name: String,
+}
+
+/// Gives the signed-in account its public name; the session now carries it.
+async fn choose_name(
+    session: Option<Session>,
+    body: web::Json<ChooseName>,
+    store: web::Data<Store>,
+    keys: web::Data<SessionKeys>,
+) -> Result<HttpResponse, AccountError> {
+    let session = session.filter(|session| session.account).ok_or(AccountError::NotSignedIn)?;
+    let name = PublicName::parse(&body.name)?;
+    store.set_account_name(&session.player, &name).await.map_err(|error| match error {
+        NameError::Taken => AccountError::Taken,
+        NameError::AlreadyNamed => AccountError::AlreadyNamed,
+        NameError::Db(error) => error.into(),
+    })?;
+    let nickname = Nickname::parse(name.as_str())
+        .map_err(|_| AccountError::BadName(PublicNameError::BadCharacter))?;
+    let session = Session { nickname, ..session };
+    Ok(HttpResponse::Ok()
+        .cookie(keys.cookie(&session, Timestamp::now()))
+        .json(json!({ "name": name.as_str() })))
+}
+
+/// Deletes the signed-in account and signs the browser out.
+async fn delete(
+    session: Option<Session>,
+    store: web::Data<Store>,
+    keys: web::Data<SessionKeys>,
+) -> Result<HttpResponse, AccountError> {
+    let session = session.filter(|session| session.account).ok_or(AccountError::NotSignedIn)?;
+    store.delete_account(&session.player, Timestamp::now()).await?;
+    Ok(HttpResponse::NoContent().cookie(keys.removal_cookie()).finish())
+}

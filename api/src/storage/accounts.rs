@@ -1,0 +1,488 @@
+//! Accounts, their ratings and rating history. The rating of a game is applied in
+//! [`rate_game`], inside the transaction that finishes it.
+
+use sqlx::any::AnyRow;
+use sqlx::{Any, Transaction};
+
+use super::{DbError, DbResult, Store, convert, get, parse};
+use crate::accounts::PublicName;
+use crate::accounts::rating::{self, Score, Standing};
+use outflank_engine::Color;
+
+use crate::domain::{GameId, PlayerId, Timestamp, Winner};
+
+/// What a deleted account's games show instead of its name.
+pub const DELETED_PLAYER: &str = "Deleted player";
+
+/// The columns of `accounts`; [`account_row`] reads them by name.
+const ACCOUNT_COLUMNS: &str =
+    "player_id, name, rating, rated_games, wins, draws, losses, created_at";
+
+/// A stored, not deleted account.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AccountRow {
+    pub player_id: PlayerId,
+    /// `None` until the player has chosen a public name.
+    pub name: Option<String>,
+    pub rating: f64,
+    pub rated_games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub created_at: Timestamp,
+}
+
+/// One side of one rated game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingChange {
+    pub game_id: GameId,
+    pub player_id: PlayerId,
+    pub color: Color,
+    /// Which of the player's rated games this was, from 1.
+    pub game_number: u32,
+    pub before: f64,
+    pub after: f64,
+    pub at: Timestamp,
+}
+
+/// Both sides' changes for one rated game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatedGame {
+    pub black: RatingChange,
+    pub white: RatingChange,
+}
+
+/// Why a public name could not be set.
+#[derive(Debug, thiserror::Error)]
+pub enum NameError {
+    #[error("that name is taken")]
+    Taken,
+    #[error("this account already has a public name")]
+    AlreadyNamed,
+    #[error(transparent)]
+    Db(#[from] DbError),
+}
+
+impl Store {
+    /// The account of `issuer`'s user `subject`, created (unnamed, rated 1,200) on first sign-in
+    /// with `nickname` as its player's name until a public name is chosen.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] when the database fails.
+    pub async fn sign_in(
+        &self,
+        issuer: &str,
+        subject: &str,
+        nickname: &str,
+        now: Timestamp,
+    ) -> DbResult<AccountRow> {
+        if let Some(account) = self.account_by_identity(issuer, subject).await? {
+            return Ok(account);
+        }
+        let player = PlayerId::generate();
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO players (id, nickname, kind, created_at, last_seen_at) \
+             VALUES ($1, $2, 'account', $3, $3)",
+        )
+        .bind(player.as_str())
+        .bind(nickname)
+        .bind(now.0)
+        .execute(&mut *tx)
+        .await?;
+        let inserted = sqlx::query(
+            "INSERT INTO accounts (player_id, issuer, subject, created_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(player.as_str())
+        .bind(issuer)
+        .bind(subject)
+        .bind(now.0)
+        .execute(&mut *tx)
+        .await;
+        match inserted.map_err(DbError::from) {
+            Ok(_) => tx.commit().await?,
+            // The same person signed in twice at once: the other sign-in created the account.
+            Err(DbError::Conflict) => {
+                drop(tx);
+                return self.account_by_identity(issuer, subject).await?.ok_or(DbError::Conflict);
+            }
+            Err(error) => return Err(error),
+        }
+        self.account(&player).await
+    }
+
+    async fn account_by_identity(
+        &self,
+        issuer: &str,
+        subject: &str,
+    ) -> DbResult<Option<AccountRow>> {
+        sqlx::query(&format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM accounts \
+             WHERE issuer = $1 AND subject = $2 AND deleted_at IS NULL"
+        ))
+        .bind(issuer)
+        .bind(subject)
+        .fetch_optional(&self.pool)
+        .await?
+        .as_ref()
+        .map(account_row)
+        .transpose()
+    }
+
+    /// The account of player `id`.
+    ///
+    /// # Errors
+    /// [`DbError::NotFound`] when the player has no account, or deleted it.
+    pub async fn account(&self, id: &PlayerId) -> DbResult<AccountRow> {
+        let row = sqlx::query(&format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE player_id = $1 AND deleted_at IS NULL"
+        ))
+        .bind(id.as_str())
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or(DbError::NotFound)?;
+        account_row(&row)
+    }
+
+    /// The account publicly called `name`, in any case.
+    ///
+    /// # Errors
+    /// [`DbError::NotFound`] when nobody is.
+    pub async fn account_by_name(&self, name: &PublicName) -> DbResult<AccountRow> {
+        let row = sqlx::query(&format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE name_key = $1 AND deleted_at IS NULL"
+        ))
+        .bind(name.key())
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or(DbError::NotFound)?;
+        account_row(&row)
+    }
+
+    /// Gives account `id` its public name, once.
+    ///
+    /// # Errors
+    /// [`NameError::Taken`] when another account has it (in any case),
+    /// [`NameError::AlreadyNamed`] when this one has a name, `NotFound` without an account.
+    pub async fn set_account_name(
+        &self,
+        id: &PlayerId,
+        name: &PublicName,
+    ) -> Result<(), NameError> {
+        let mut tx = self.pool.begin().await.map_err(DbError::from)?;
+        let updated = sqlx::query(
+            "UPDATE accounts SET name = $2, name_key = $3 \
+             WHERE player_id = $1 AND deleted_at IS NULL AND name IS NULL",
+        )
+        .bind(id.as_str())
+        .bind(name.as_str())
+        .bind(name.key())
+        .execute(&mut *tx)
+        .await
+        .map_err(|error| match DbError::from(error) {
+            DbError::Conflict => NameError::Taken,
+            other => NameError::Db(other),
+        })?
+        .rows_affected();
+        if updated == 0 {
+            drop(tx);
+            self.account(id).await?;
+            return Err(NameError::AlreadyNamed);
+        }
+        sqlx::query("UPDATE players SET nickname = $2 WHERE id = $1")
+            .bind(id.as_str())
+            .bind(name.as_str())
+            .execute(&mut *tx)
+            .await
+            .map_err(DbError::from)?;
+        tx.commit().await.map_err(DbError::from)?;
+        Ok(())
+    }
+
+    /// Deletes account `id`: its identity and name are forgotten (so signing in again starts a
+    /// new account), it leaves the leaderboard, and its games stay, showing a deleted player.
+    ///
+    /// # Errors
+    /// [`DbError::NotFound`] without an account.
+    pub async fn delete_account(&self, id: &PlayerId, now: Timestamp) -> DbResult<()> {
+        let mut tx = self.pool.begin().await?;
+        let updated = sqlx::query(
+            "UPDATE accounts SET issuer = NULL, subject = NULL, name = NULL, name_key = NULL, \
+                deleted_at = $2 \
+             WHERE player_id = $1 AND deleted_at IS NULL",
+        )
+        .bind(id.as_str())
+        .bind(now.0)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if updated == 0 {
+            return Err(DbError::NotFound);
+        }
+        for statement in [
+            "UPDATE players SET nickname = $2, kind = 'deleted' WHERE id = $1",
+            "UPDATE games SET black_name = $2 WHERE black_id = $1",
+            "UPDATE games SET white_name = $2 WHERE white_id = $1",
+            "UPDATE rooms SET host_name = $2 WHERE host_id = $1",
+            "UPDATE rooms SET guest_name = $2 WHERE guest_id = $1",
+        ] {
+            sqlx::query(statement).bind(id.as_str()).bind(DELETED_PLAYER).execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The leaderboard from `offset`: named accounts with at least one rated game, best first
+    /// (ties: more rated games first, then by name).
+    ///
+    /// # Errors
+    /// [`DbError::Other`] when the database fails.
+    pub async fn leaderboard(&self, offset: u32, limit: u32) -> DbResult<Vec<AccountRow>> {
+        sqlx::query(&format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM accounts \
+             WHERE deleted_at IS NULL AND name IS NOT NULL AND rated_games > 0 \
+             ORDER BY rating DESC, rated_games DESC, name_key ASC LIMIT $1 OFFSET $2"
+        ))
+        .bind(i64::from(limit))
+        .bind(i64::from(offset))
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(account_row)
+        .collect()
+    }
+
+    /// How many accounts the leaderboard ranks.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] when the database fails.
+    pub async fn ranked_accounts(&self) -> DbResult<u32> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM accounts \
+             WHERE deleted_at IS NULL AND name IS NOT NULL AND rated_games > 0",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        convert("n", get::<i64>(&row, "n")?)
+    }
+
+    /// Where `account` stands on the leaderboard, from 1; `None` when it is not on it.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] when the database fails.
+    pub async fn rank(&self, account: &AccountRow) -> DbResult<Option<u32>> {
+        let Some(name) = account.name.as_deref() else { return Ok(None) };
+        if account.rated_games == 0 {
+            return Ok(None);
+        }
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM accounts \
+             WHERE deleted_at IS NULL AND name IS NOT NULL AND rated_games > 0 AND ( \
+                rating > $1 OR (rating = $1 AND rated_games > $2) \
+                OR (rating = $1 AND rated_games = $2 AND name_key < $3))",
+        )
+        .bind(account.rating)
+        .bind(i64::from(account.rated_games))
+        .bind(name.to_ascii_lowercase())
+        .fetch_one(&self.pool)
+        .await?;
+        let ahead: u32 = convert("n", get::<i64>(&row, "n")?)?;
+        Ok(Some(ahead + 1))
+    }
+
+    /// Player `id`'s rated games, oldest first.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] when the database fails.
+    pub async fn rating_history(&self, id: &PlayerId) -> DbResult<Vec<RatingChange>> {
+        sqlx::query(
+            "SELECT game_id, player_id, color, game_number, rating_before, rating_after, at \
+             FROM rating_changes WHERE player_id = $1 ORDER BY game_number",
+        )
+        .bind(id.as_str())
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(rating_change_row)
+        .collect()
+    }
+
+    /// The rating changes of game `id`, if it was rated.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] when the database fails.
+    pub async fn game_rating(&self, id: &GameId) -> DbResult<Option<RatedGame>> {
+        let rows = sqlx::query(
+            "SELECT game_id, player_id, color, game_number, rating_before, rating_after, at \
+             FROM rating_changes WHERE game_id = $1",
+        )
+        .bind(id.as_str())
+        .fetch_all(&self.pool)
+        .await?;
+        let changes = rows.iter().map(rating_change_row).collect::<DbResult<Vec<_>>>()?;
+        let side = |color| changes.iter().find(|change| change.color == color).cloned();
+        Ok(side(Color::Black)
+            .zip(side(Color::White))
+            .map(|(black, white)| RatedGame { black, white }))
+    }
+}
+
+/// Rates game `game_id`, which `tx` has just finished: when the game is rated, has a result and
+/// both sides have accounts, both ratings move and the changes are recorded. The two accounts'
+/// rows are locked in a fixed order first, so games finishing at the same moment for the same
+/// player are applied one after the other, each from the other's result.
+pub(super) async fn rate_game(
+    tx: &mut Transaction<'_, Any>,
+    game_id: &GameId,
+    now: Timestamp,
+) -> DbResult<Option<RatedGame>> {
+    let game =
+        sqlx::query("SELECT rated, status, winner, black_id, white_id FROM games WHERE id = $1")
+            .bind(game_id.as_str())
+            .fetch_one(&mut **tx)
+            .await?;
+    let rated: i32 = get(&game, "rated")?;
+    let status: String = get(&game, "status")?;
+    let black: Option<String> = get(&game, "black_id")?;
+    let white: Option<String> = get(&game, "white_id")?;
+    let winner: Option<String> = get(&game, "winner")?;
+    let (Some(black), Some(white), Some(winner)) = (black, white, winner) else {
+        return Ok(None);
+    };
+    if rated == 0 || status != "finished" || black == white {
+        return Ok(None);
+    }
+    let winner: Winner = parse("winner", &winner)?;
+
+    let mut ids = [black.as_str(), white.as_str()];
+    ids.sort_unstable();
+    for id in ids {
+        sqlx::query("UPDATE accounts SET rated_games = rated_games WHERE player_id = $1")
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
+    }
+    let (Some(black_before), Some(white_before)) =
+        (standing(tx, &black).await?, standing(tx, &white).await?)
+    else {
+        return Ok(None);
+    };
+    let score = match winner {
+        Winner::Black => Score::Win,
+        Winner::White => Score::Loss,
+        Winner::Draw => Score::Draw,
+    };
+    let (black_after, white_after) = rating::rate(black_before, white_before, score);
+    let black =
+        record(tx, game_id, &black, Color::Black, black_before, black_after, score, now).await?;
+    let white =
+        record(tx, game_id, &white, Color::White, white_before, white_after, score.reversed(), now)
+            .await?;
+    Ok(Some(RatedGame { black, white }))
+}
+
+/// The standing of a not deleted account, read inside `tx`.
+async fn standing(tx: &mut Transaction<'_, Any>, id: &str) -> DbResult<Option<Standing>> {
+    let Some(row) = sqlx::query(
+        "SELECT rating, rated_games FROM accounts WHERE player_id = $1 AND deleted_at IS NULL",
+    )
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await?
+    else {
+        return Ok(None);
+    };
+    Ok(Some(Standing {
+        rating: get(&row, "rating")?,
+        rated_games: convert("rated_games", get::<i32>(&row, "rated_games")?)?,
+    }))
+}
+
+/// Moves one account's rating and counts, and records the change.
+#[allow(clippy::too_many_arguments)]
+async fn record(
+    tx: &mut Transaction<'_, Any>,
+    game_id: &GameId,
+    player: &str,
+    color: Color,
+    before: Standing,
+    after: f64,
+    score: Score,
+    now: Timestamp,
+) -> DbResult<RatingChange> {
+    let column = match score {
+        Score::Win => "wins",
+        Score::Draw => "draws",
+        Score::Loss => "losses",
+    };
+    sqlx::query(&format!(
+        "UPDATE accounts SET rating = $2, rated_games = rated_games + 1, {column} = {column} + 1 \
+         WHERE player_id = $1"
+    ))
+    .bind(player)
+    .bind(after)
+    .execute(&mut **tx)
+    .await?;
+    let game_number = before.rated_games + 1;
+    sqlx::query(
+        "INSERT INTO rating_changes \
+            (game_id, player_id, color, game_number, rating_before, rating_after, at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(game_id.as_str())
+    .bind(player)
+    .bind(color_text(color))
+    .bind(i64::from(game_number))
+    .bind(before.rating)
+    .bind(after)
+    .bind(now.0)
+    .execute(&mut **tx)
+    .await?;
+    Ok(RatingChange {
+        game_id: game_id.clone(),
+        player_id: parse("player_id", player)?,
+        color,
+        game_number,
+        before: before.rating,
+        after,
+        at: now,
+    })
+}
+
+fn account_row(row: &AnyRow) -> DbResult<AccountRow> {
+    let count = |column: &str| -> DbResult<u32> { convert(column, get::<i32>(row, column)?) };
+    Ok(AccountRow {
+        player_id: parse("player_id", &get::<String>(row, "player_id")?)?,
+        name: get(row, "name")?,
+        rating: get(row, "rating")?,
+        rated_games: count("rated_games")?,
+        wins: count("wins")?,
+        draws: count("draws")?,
+        losses: count("losses")?,
+        created_at: Timestamp(get(row, "created_at")?),
+    })
+}
+
+fn rating_change_row(row: &AnyRow) -> DbResult<RatingChange> {
+    Ok(RatingChange {
+        game_id: parse("game_id", &get::<String>(row, "game_id")?)?,
+        player_id: parse("player_id", &get::<String>(row, "player_id")?)?,
+        color: match get::<String>(row, "color")?.as_str() {
+            "black" => Color::Black,
+            "white" => Color::White,
+            other => return Err(DbError::Other(format!("rating_changes.color: {other:?}"))),
+        },
+        game_number: convert("game_number", get::<i32>(row, "game_number")?)?,
+        before: get(row, "rating_before")?,
+        after: get(row, "rating_after")?,
+        at: Timestamp(get(row, "at")?),
+    })
+}
+
+/// How a colour is stored: lower case, as in `games.winner`.
+fn color_text(color: Color) -> &'static str {
+    match color {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}

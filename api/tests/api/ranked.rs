@@ -1,0 +1,173 @@
+//! Ranked play: signed-in players are paired by Elo, the result moves both ratings once, and
+//! the leaderboard and profiles show it.
+
+use serde_json::{Value, json};
+
+use crate::helpers::{Socket, TestApp, User, spawn_app_with};
+use crate::oidc_support::{local_provider, named_account, sign_in};
+
+async fn app() -> TestApp {
+    let provider = local_provider();
+    spawn_app_with(|settings| {
+        settings.oidc = Some(provider.settings());
+        settings.computer_after_ms = 600_000;
+    })
+    .await
+}
+
+/// Pairs `ann` and `bob` in the ranked queue; returns the game id.
+async fn pair(ann: &User, bob: &User) -> String {
+    let mut ann_queue = ann.queue().await;
+    let mut bob_queue = bob.queue().await;
+    ann_queue.send(json!({ "type": "seek", "queue": "ranked" })).await;
+    assert_eq!(ann_queue.expect("searching").await["queue"], "ranked");
+    bob_queue.send(json!({ "type": "seek", "queue": "ranked" })).await;
+    let ann_paired = ann_queue.until("paired").await;
+    let bob_paired = bob_queue.until("paired").await;
+    assert_eq!(ann_paired["game_id"], bob_paired["game_id"]);
+    ann_paired["game_id"].as_str().unwrap().to_owned()
+}
+
+/// Joins `id` as `user`: the socket and the colour they play.
+async fn seat(user: &User, id: &str) -> (Socket, String) {
+    let (socket, view) = user.join(id).await;
+    assert_eq!(view["mode"], "ranked");
+    (socket, view["you"].as_str().unwrap().to_owned())
+}
+
+#[actix_web::test]
+async fn an_account_without_a_public_name_must_choose_one_first() {
+    let app = app().await;
+    let (user, _) = sign_in(&app, "alice-sub").await;
+    let mut queue = user.queue().await;
+    queue.send(json!({ "type": "seek", "queue": "ranked" })).await;
+    assert_eq!(queue.expect("error").await["code"], "name_required");
+}
+
+#[actix_web::test]
+async fn a_ranked_result_moves_both_ratings_and_shows_everywhere() {
+    let app = app().await;
+    let alice = named_account(&app, "alice-sub", "Alice").await;
+    let bob = named_account(&app, "bob-sub", "Bob").await;
+    let id = pair(&alice, &bob).await;
+    let (mut alice_game, alice_color) = seat(&alice, &id).await;
+    let (mut bob_game, _) = seat(&bob, &id).await;
+
+    alice_game.send(json!({ "type": "resign" })).await;
+
+    let ended = bob_game.until("ended").await;
+    assert_eq!(ended["result"]["reason"], "resignation");
+    let winner = if alice_color == "black" { "white" } else { "black" };
+    let loser = alice_color.as_str();
+    let rating = bob_game.expect("rating_changed").await;
+    assert_eq!(
+        rating[winner],
+        json!({ "before": 1200, "after": 1220, "change": 20, "provisional": true })
+    );
+    assert_eq!(
+        rating[loser],
+        json!({ "before": 1200, "after": 1180, "change": -20, "provisional": true })
+    );
+    assert_eq!(alice_game.until("rating_changed").await, rating);
+
+    let game: Value = alice.get(&format!("/api/games/{id}")).await.json().await.unwrap();
+    assert_eq!(game["rated"], true);
+    assert_eq!(
+        game["rating_changes"],
+        json!({ "black": rating["black"], "white": rating["white"] })
+    );
+
+    let board: Value = app.get("/api/leaderboard").await.json().await.unwrap();
+    assert_eq!(
+        board,
+        json!({
+            "page": 1, "pages": 1, "per_page": 25, "total": 2,
+            "players": [
+                { "rank": 1, "name": "Bob", "rating": 1220, "provisional": true,
+                  "rated_games": 1, "wins": 1, "draws": 0, "losses": 0 },
+                { "rank": 2, "name": "Alice", "rating": 1180, "provisional": true,
+                  "rated_games": 1, "wins": 0, "draws": 0, "losses": 1 },
+            ],
+        })
+    );
+
+    let profile: Value = app.get("/api/players/alice").await.json().await.unwrap();
+    assert_eq!(profile["name"], "Alice");
+    assert_eq!(profile["rating"], 1180);
+    assert_eq!(profile["rank"], 2);
+    assert_eq!(profile["history"].as_array().unwrap().len(), 1);
+    assert_eq!(profile["history"][0]["game_id"], id);
+    assert_eq!(profile["history"][0]["rating"], 1180);
+    let recent = &profile["recent_games"][0];
+    assert_eq!(recent["id"], id);
+    assert_eq!(recent["opponent"], "Bob");
+    assert_eq!(recent["result"], "loss");
+    assert_eq!(recent["rating_change"], -20);
+    assert_eq!(recent["color"], alice_color);
+
+    let me: Value = alice.get("/api/me").await.json().await.unwrap();
+    assert_eq!(me["account"]["rating"], 1180);
+    assert_eq!(me["account"]["rated_games"], 1);
+}
+
+#[actix_web::test]
+async fn two_accounts_play_ranked_again_after_a_result() {
+    let app = app().await;
+    let alice = named_account(&app, "alice-sub", "Alice").await;
+    let bob = named_account(&app, "bob-sub", "Bob").await;
+    let id = pair(&alice, &bob).await;
+    let (mut game, _) = seat(&alice, &id).await;
+    game.send(json!({ "type": "resign" })).await;
+    game.until("rating_changed").await;
+    // Alice at 1,180 and Bob at 1,220 are within the starting gap, so they meet again at once.
+    let again = pair(&alice, &bob).await;
+    assert_ne!(again, id);
+}
+
+#[actix_web::test]
+async fn an_unknown_player_has_no_profile() {
+    let app = app().await;
+    let response = app.get("/api/players/nobody").await;
+    assert_eq!(response.status(), 404);
+    assert_eq!(response.json::<Value>().await.unwrap()["error"]["code"], "not_found");
+    assert_eq!(app.get("/api/players/..%2Fetc").await.status(), 404);
+}
+
+#[actix_web::test]
+async fn a_leaderboard_page_must_be_a_number_from_one() {
+    let app = app().await;
+    assert_eq!(app.get("/api/leaderboard?page=0").await.status(), 400);
+    assert_eq!(app.get("/api/leaderboard?page=x").await.status(), 400);
+    let empty: Value = app.get("/api/leaderboard?page=9").await.json().await.unwrap();
+    assert_eq!(empty["players"], json!([]));
+    assert_eq!(empty["pages"], 1);
+}
+
+#[actix_web::test]
+async fn deleting_an_account_signs_out_and_keeps_its_games_under_a_deleted_player() {
+    let app = app().await;
+    let alice = named_account(&app, "alice-sub", "Alice").await;
+    let bob = named_account(&app, "bob-sub", "Bob").await;
+    let id = pair(&alice, &bob).await;
+    let (mut game, _) = seat(&alice, &id).await;
+    game.send(json!({ "type": "resign" })).await;
+    game.until("rating_changed").await;
+
+    let response = alice.delete("/api/account").await;
+    assert_eq!(response.status(), 204);
+    let cleared = response.headers()["set-cookie"].to_str().unwrap();
+    assert!(cleared.starts_with("outflank_session=;"), "{cleared}");
+
+    assert_eq!(app.get("/api/players/Alice").await.status(), 404);
+    let game: Value = bob.get(&format!("/api/games/{id}")).await.json().await.unwrap();
+    let names = [&game["players"]["black"]["name"], &game["players"]["white"]["name"]];
+    assert!(names.contains(&&json!("Deleted player")), "{names:?}");
+    let board: Value = app.get("/api/leaderboard").await.json().await.unwrap();
+    assert_eq!(board["total"], 1);
+    // The old cookie no longer carries an account.
+    let me: Value = alice.get("/api/me").await.json().await.unwrap();
+    assert_eq!(me["account"], Value::Null);
+    let mut queue = alice.queue().await;
+    queue.send(json!({ "type": "seek", "queue": "ranked" })).await;
+    assert_eq!(queue.expect("error").await["code"], "account_required");
+}

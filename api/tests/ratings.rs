@@ -1,0 +1,345 @@
+//! Accounts and Elo in the store, each story on SQLite and on PostgreSQL: sign-in creates an
+//! account once, public names are unique, and a rated result moves both ratings exactly once,
+//! in the transaction that finishes the game, however many games finish at the same moment.
+
+#[macro_use]
+mod storage_support;
+
+use std::collections::HashMap;
+
+use outflank_api::accounts::PublicName;
+use outflank_api::accounts::rating::{Score, Standing, rate};
+use outflank_api::domain::{EndReason, GameId, GameStatus, Mode, PlayerId, Timestamp, Winner};
+use outflank_api::storage::{
+    AccountRow, DELETED_PLAYER, DbError, FinishedGame, NameError, NewGame, RatingChange, Seat,
+    Store,
+};
+use outflank_engine::{Board, Color};
+use storage_support::Db;
+
+on_both_backends!(
+    a_first_sign_in_creates_an_unnamed_account_rated_1200,
+    signing_in_again_finds_the_same_account,
+    public_names_are_unique_whatever_their_case,
+    a_public_name_is_chosen_once,
+    a_rated_win_between_new_accounts_moves_each_by_twenty,
+    established_ratings_move_by_the_elo_formula_with_k_twenty,
+    a_rated_draw_is_counted_as_a_draw,
+    a_rated_game_is_rated_exactly_once,
+    aborted_unrated_and_computer_games_leave_ratings_untouched,
+    two_hundred_rated_games_finishing_at_once_equal_a_sequential_replay,
+    the_leaderboard_ranks_named_rated_accounts_best_first,
+    deleting_an_account_keeps_its_games_under_a_deleted_player,
+);
+
+const T0: Timestamp = Timestamp(1_764_000_000_000);
+const ISSUER: &str = "https://issuer.example";
+
+/// The Elo expectation, written out independently of the server's code.
+fn expected(a: f64, b: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf((b - a) / 400.0))
+}
+
+async fn account(store: &Store, subject: &str, name: &str) -> AccountRow {
+    let account = store.sign_in(ISSUER, subject, "Guest", T0).await.unwrap();
+    store.set_account_name(&account.player_id, &PublicName::parse(name).unwrap()).await.unwrap();
+    store.account(&account.player_id).await.unwrap()
+}
+
+/// A live game between `black` and `white` (`None`: the computer).
+async fn game(
+    store: &Store,
+    mode: Mode,
+    rated: bool,
+    black: Option<&PlayerId>,
+    white: Option<&PlayerId>,
+) -> GameId {
+    let seat = |id: Option<&PlayerId>| Seat { id: id.cloned(), name: "Someone".into() };
+    let game = NewGame {
+        id: GameId::generate(),
+        mode,
+        level: None,
+        black: seat(black),
+        white: seat(white),
+        start_position: Board::start(),
+        move_time_ms: Some(30_000),
+        room_code: None,
+        rated,
+        created_at: T0,
+        turn_started_at: Some(T0),
+    };
+    store.create_game(&game).await.unwrap();
+    game.id
+}
+
+async fn ranked(store: &Store, black: &PlayerId, white: &PlayerId) -> GameId {
+    game(store, Mode::Ranked, true, Some(black), Some(white)).await
+}
+
+fn result(winner: Winner) -> FinishedGame {
+    FinishedGame {
+        status: GameStatus::Finished,
+        winner: Some(winner),
+        end_reason: EndReason::Resignation,
+        black_discs: 30,
+        white_discs: 30,
+        finished_at: T0.plus(60_000),
+    }
+}
+
+/// Sets an account's rating and game count directly, to start a story from known ratings.
+async fn set_standing(db: &Db, id: &PlayerId, rating: f64, rated_games: i32) {
+    let pool = sqlx::AnyPool::connect(&db.url).await.unwrap();
+    sqlx::query("UPDATE accounts SET rating = $1, rated_games = $2 WHERE player_id = $3")
+        .bind(rating)
+        .bind(rated_games)
+        .bind(id.as_str())
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+}
+
+fn close(actual: f64, expected: f64) {
+    assert!((actual - expected).abs() < 1e-9, "{actual} is not {expected}");
+}
+
+async fn a_first_sign_in_creates_an_unnamed_account_rated_1200(db: Db) {
+    let account = db.store.sign_in(ISSUER, "sub-1", "Ann", T0).await.unwrap();
+    assert_eq!(account.name, None);
+    assert_eq!(account.rating, 1200.0);
+    assert_eq!((account.rated_games, account.wins, account.draws, account.losses), (0, 0, 0, 0));
+    assert_eq!(db.store.player(&account.player_id).await.unwrap().nickname, "Ann");
+}
+
+async fn signing_in_again_finds_the_same_account(db: Db) {
+    let first = db.store.sign_in(ISSUER, "sub-1", "Ann", T0).await.unwrap();
+    let again = db.store.sign_in(ISSUER, "sub-1", "Other", T0.plus(1)).await.unwrap();
+    let other_issuer = db.store.sign_in("https://other.example", "sub-1", "Ann", T0).await.unwrap();
+    assert_eq!(again.player_id, first.player_id);
+    assert_ne!(other_issuer.player_id, first.player_id);
+}
+
+async fn public_names_are_unique_whatever_their_case(db: Db) {
+    account(&db.store, "sub-1", "Ann").await;
+    let bob = db.store.sign_in(ISSUER, "sub-2", "Bob", T0).await.unwrap();
+    let taken = db.store.set_account_name(&bob.player_id, &PublicName::parse("aNN").unwrap()).await;
+    assert!(matches!(taken, Err(NameError::Taken)), "{taken:?}");
+    assert_eq!(db.store.account(&bob.player_id).await.unwrap().name, None);
+}
+
+async fn a_public_name_is_chosen_once(db: Db) {
+    let ann = account(&db.store, "sub-1", "Ann").await;
+    let again =
+        db.store.set_account_name(&ann.player_id, &PublicName::parse("Anna").unwrap()).await;
+    assert!(matches!(again, Err(NameError::AlreadyNamed)), "{again:?}");
+    let found = db.store.account_by_name(&PublicName::parse("ANN").unwrap()).await.unwrap();
+    assert_eq!(found.name.as_deref(), Some("Ann"));
+    assert_eq!(db.store.player(&ann.player_id).await.unwrap().nickname, "Ann");
+}
+
+async fn a_rated_win_between_new_accounts_moves_each_by_twenty(db: Db) {
+    let ann = account(&db.store, "sub-1", "Ann").await;
+    let bob = account(&db.store, "sub-2", "Bob").await;
+    let id = ranked(&db.store, &ann.player_id, &bob.player_id).await;
+    let rated = db.store.finish_game(&id, &result(Winner::Black)).await.unwrap().unwrap();
+    assert_eq!((rated.black.before, rated.black.after), (1200.0, 1220.0));
+    assert_eq!((rated.white.before, rated.white.after), (1200.0, 1180.0));
+    assert_eq!((rated.black.game_number, rated.white.game_number), (1, 1));
+    let ann = db.store.account(&ann.player_id).await.unwrap();
+    let bob = db.store.account(&bob.player_id).await.unwrap();
+    assert_eq!((ann.rating, ann.rated_games, ann.wins, ann.losses), (1220.0, 1, 1, 0));
+    assert_eq!((bob.rating, bob.rated_games, bob.wins, bob.losses), (1180.0, 1, 0, 1));
+    assert_eq!(db.store.game_rating(&id).await.unwrap(), Some(rated.clone()));
+    assert_eq!(db.store.rating_history(&ann.player_id).await.unwrap(), vec![rated.black]);
+}
+
+async fn established_ratings_move_by_the_elo_formula_with_k_twenty(db: Db) {
+    let ann = account(&db.store, "sub-1", "Ann").await;
+    let bob = account(&db.store, "sub-2", "Bob").await;
+    set_standing(&db, &ann.player_id, 1400.0, 30).await;
+    set_standing(&db, &bob.player_id, 1250.0, 12).await;
+    let id = ranked(&db.store, &bob.player_id, &ann.player_id).await;
+    // Bob (Black, 1250) beats Ann (White, 1400).
+    let rated = db.store.finish_game(&id, &result(Winner::Black)).await.unwrap().unwrap();
+    let bob_expected = expected(1250.0, 1400.0);
+    close(rated.black.after, 1250.0 + 20.0 * (1.0 - bob_expected));
+    close(rated.white.after, 1400.0 - 20.0 * (1.0 - bob_expected));
+    assert_eq!(rated.black.game_number, 13);
+    assert_eq!(rated.white.game_number, 31);
+}
+
+async fn a_rated_draw_is_counted_as_a_draw(db: Db) {
+    let ann = account(&db.store, "sub-1", "Ann").await;
+    let bob = account(&db.store, "sub-2", "Bob").await;
+    set_standing(&db, &ann.player_id, 1300.0, 0).await;
+    let id = ranked(&db.store, &ann.player_id, &bob.player_id).await;
+    let rated = db.store.finish_game(&id, &result(Winner::Draw)).await.unwrap().unwrap();
+    let e = expected(1300.0, 1200.0);
+    close(rated.black.after, 1300.0 + 40.0 * (0.5 - e));
+    close(rated.white.after, 1200.0 + 40.0 * (e - 0.5));
+    let ann = db.store.account(&ann.player_id).await.unwrap();
+    assert_eq!((ann.wins, ann.draws, ann.losses), (0, 1, 0));
+}
+
+async fn a_rated_game_is_rated_exactly_once(db: Db) {
+    let ann = account(&db.store, "sub-1", "Ann").await;
+    let bob = account(&db.store, "sub-2", "Bob").await;
+    let id = ranked(&db.store, &ann.player_id, &bob.player_id).await;
+    db.store.finish_game(&id, &result(Winner::Black)).await.unwrap();
+    let again = db.store.finish_game(&id, &result(Winner::White)).await;
+    assert!(matches!(again, Err(DbError::Conflict)), "{again:?}");
+    assert_eq!(db.store.account(&ann.player_id).await.unwrap().rating, 1220.0);
+    assert_eq!(db.store.account(&bob.player_id).await.unwrap().rating, 1180.0);
+}
+
+async fn aborted_unrated_and_computer_games_leave_ratings_untouched(db: Db) {
+    let ann = account(&db.store, "sub-1", "Ann").await;
+    let bob = account(&db.store, "sub-2", "Bob").await;
+    let aborted = ranked(&db.store, &ann.player_id, &bob.player_id).await;
+    let abort = FinishedGame {
+        status: GameStatus::Aborted,
+        winner: None,
+        end_reason: EndReason::Aborted,
+        ..result(Winner::Black)
+    };
+    assert_eq!(db.store.finish_game(&aborted, &abort).await.unwrap(), None);
+    let quick = game(&db.store, Mode::Quick, false, Some(&ann.player_id), Some(&bob.player_id));
+    let quick = quick.await;
+    assert_eq!(db.store.finish_game(&quick, &result(Winner::Black)).await.unwrap(), None);
+    let computer = game(&db.store, Mode::Computer, false, Some(&ann.player_id), None).await;
+    assert_eq!(db.store.finish_game(&computer, &result(Winner::Black)).await.unwrap(), None);
+    for id in [&ann.player_id, &bob.player_id] {
+        let account = db.store.account(id).await.unwrap();
+        assert_eq!((account.rating, account.rated_games), (1200.0, 0));
+        assert_eq!(db.store.rating_history(id).await.unwrap(), vec![]);
+    }
+}
+
+async fn two_hundred_rated_games_finishing_at_once_equal_a_sequential_replay(db: Db) {
+    const PLAYERS: usize = 12;
+    const GAMES: usize = 200;
+    let mut players = Vec::new();
+    for n in 0..PLAYERS {
+        players
+            .push(account(&db.store, &format!("sub-{n}"), &format!("Player{n}")).await.player_id);
+    }
+    // A fixed, varied schedule: pairs and results from a small linear congruential sequence.
+    let mut seed: u64 = 12_345;
+    let mut next = move |bound: usize| {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        usize::try_from(seed >> 33).unwrap() % bound
+    };
+    let mut games = Vec::new();
+    for _ in 0..GAMES {
+        let black = next(PLAYERS);
+        let white = (black + 1 + next(PLAYERS - 1)) % PLAYERS;
+        let winner = [Winner::Black, Winner::White, Winner::Draw][next(3)];
+        let id = ranked(&db.store, &players[black], &players[white]).await;
+        games.push((id, winner));
+    }
+    let finishing: Vec<_> = games
+        .iter()
+        .map(|(id, winner)| {
+            let store = db.store.clone();
+            let (id, winner) = (id.clone(), *winner);
+            tokio::spawn(async move { store.finish_game(&id, &result(winner)).await })
+        })
+        .collect();
+    for task in finishing {
+        assert!(task.await.unwrap().unwrap().is_some());
+    }
+
+    // Every game was rated, each player's games numbered 1, 2, 3… in the order they counted.
+    let mut changes: HashMap<GameId, Vec<RatingChange>> = HashMap::new();
+    for id in &players {
+        let history = db.store.rating_history(id).await.unwrap();
+        let numbers: Vec<u32> = history.iter().map(|change| change.game_number).collect();
+        assert_eq!(numbers, (1..=u32::try_from(history.len()).unwrap()).collect::<Vec<_>>());
+        for change in history {
+            changes.entry(change.game_id.clone()).or_default().push(change);
+        }
+    }
+    assert_eq!(changes.len(), GAMES);
+
+    // Replay the games one at a time, in an order consistent with every player's numbering.
+    let mut standing: HashMap<PlayerId, Standing> =
+        players.iter().map(|id| (id.clone(), Standing::NEW)).collect();
+    let mut pending: Vec<(GameId, Winner)> = games.clone();
+    while !pending.is_empty() {
+        let position = pending
+            .iter()
+            .position(|(id, _)| {
+                changes[id]
+                    .iter()
+                    .all(|change| change.game_number == standing[&change.player_id].rated_games + 1)
+            })
+            .expect("some game is next for both of its players");
+        let (id, winner) = pending.remove(position);
+        let side = |color| changes[&id].iter().find(|change| change.color == color).unwrap();
+        let (black, white) = (side(Color::Black), side(Color::White));
+        let score = match winner {
+            Winner::Black => Score::Win,
+            Winner::White => Score::Loss,
+            Winner::Draw => Score::Draw,
+        };
+        let before = (standing[&black.player_id], standing[&white.player_id]);
+        let (black_after, white_after) = rate(before.0, before.1, score);
+        assert_eq!((black.before, black.after), (before.0.rating, black_after));
+        assert_eq!((white.before, white.after), (before.1.rating, white_after));
+        for (change, after) in [(black, black_after), (white, white_after)] {
+            let entry = standing.get_mut(&change.player_id).unwrap();
+            *entry = Standing { rating: after, rated_games: entry.rated_games + 1 };
+        }
+    }
+    for id in &players {
+        let account = db.store.account(id).await.unwrap();
+        assert_eq!(account.rating, standing[id].rating);
+        assert_eq!(account.rated_games, standing[id].rated_games);
+        assert_eq!(account.wins + account.draws + account.losses, account.rated_games);
+    }
+}
+
+async fn the_leaderboard_ranks_named_rated_accounts_best_first(db: Db) {
+    let ann = account(&db.store, "sub-1", "Ann").await;
+    let bob = account(&db.store, "sub-2", "Bob").await;
+    let cat = account(&db.store, "sub-3", "Cat").await;
+    let unnamed = db.store.sign_in(ISSUER, "sub-4", "Dan", T0).await.unwrap();
+    let _idle = account(&db.store, "sub-5", "Eve").await;
+    for (id, rating) in [(&ann, 1300.0), (&bob, 1400.0), (&cat, 1300.0)] {
+        set_standing(&db, &id.player_id, rating, 5).await;
+    }
+    set_standing(&db, &unnamed.player_id, 1500.0, 5).await;
+    set_standing(&db, &cat.player_id, 1300.0, 7).await;
+
+    let board = db.store.leaderboard(0, 10).await.unwrap();
+    let names: Vec<_> = board.iter().map(|row| row.name.clone().unwrap()).collect();
+    assert_eq!(names, ["Bob", "Cat", "Ann"]);
+    assert_eq!(db.store.ranked_accounts().await.unwrap(), 3);
+    assert_eq!(db.store.leaderboard(1, 1).await.unwrap()[0].name.as_deref(), Some("Cat"));
+    let ann = db.store.account(&ann.player_id).await.unwrap();
+    assert_eq!(db.store.rank(&ann).await.unwrap(), Some(3));
+    let eve = db.store.account_by_name(&PublicName::parse("Eve").unwrap()).await.unwrap();
+    assert_eq!(db.store.rank(&eve).await.unwrap(), None);
+}
+
+async fn deleting_an_account_keeps_its_games_under_a_deleted_player(db: Db) {
+    let ann = account(&db.store, "sub-1", "Ann").await;
+    let bob = account(&db.store, "sub-2", "Bob").await;
+    let id = ranked(&db.store, &ann.player_id, &bob.player_id).await;
+    db.store.finish_game(&id, &result(Winner::Black)).await.unwrap();
+
+    db.store.delete_account(&ann.player_id, T0.plus(1)).await.unwrap();
+
+    assert!(matches!(db.store.account(&ann.player_id).await, Err(DbError::NotFound)));
+    let game = db.store.load_game(&id).await.unwrap().game;
+    assert_eq!(game.black.name, DELETED_PLAYER);
+    assert_eq!(game.black.id, Some(ann.player_id.clone()));
+    assert_eq!(db.store.leaderboard(0, 10).await.unwrap().len(), 1);
+    // The name is free again, and signing in again starts a new account.
+    let again = db.store.sign_in(ISSUER, "sub-1", "Ann", T0.plus(2)).await.unwrap();
+    assert_ne!(again.player_id, ann.player_id);
+    let name = PublicName::parse("Ann").unwrap();
+    db.store.set_account_name(&again.player_id, &name).await.unwrap();
+    assert!(matches!(db.store.delete_account(&ann.player_id, T0).await, Err(DbError::NotFound)));
+}
