@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,6 +87,12 @@ export async function launchBrowser() {
   return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: BROWSER_ARGS, headless: true });
 }
 
+/** Whether a console message is the browser's note that GET /api/me answered 401: every page
+ *  asks who is signed in, and a visitor without a session is told so with a 401. */
+export function isSignedOutProbe(text, url) {
+  return /status of 401/.test(text) && /\/api\/me$/.test(url || '');
+}
+
 /** A new page that records console errors and page errors in `page.errors`. */
 export async function newPage(browser, options = {}) {
   const context = await browser.newContext(options);
@@ -93,7 +100,10 @@ export async function newPage(browser, options = {}) {
   page.errors = [];
   page.allowedErrors = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') page.errors.push(message.text());
+    if (message.type() !== 'error') return;
+    const { url } = message.location();
+    if (isSignedOutProbe(message.text(), url)) return;
+    page.errors.push(url ? `${message.text()} (${url})` : message.text());
   });
   page.on('pageerror', (error) => page.errors.push(String(error)));
   return page;
@@ -108,6 +118,48 @@ export function assertNoConsoleErrors(page) {
 export async function screenshot(page, name) {
   mkdirSync(artifacts, { recursive: true });
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
+}
+
+/** Starts the local OpenID provider standing in for Google (tests/oidc/provider.mjs) on a free
+ *  port; returns {issuer, client_id, client_secret, env, stop}, `env` being the server's
+ *  settings for it. The provider exits when its stdin closes. */
+export async function startProvider() {
+  const script = path.join(root, 'tests', 'oidc', 'provider.mjs');
+  const child = spawn(process.execPath, [script], {
+    cwd: path.dirname(script),
+    env: { ...process.env, OIDC_PORT: '0' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const lines = createInterface({ input: child.stdout });
+  const ready = await Promise.race([
+    new Promise((resolve) => lines.once('line', resolve)),
+    exited.then(() => null),
+    new Promise((resolve) => setTimeout(() => resolve(null), 20000)),
+  ]);
+  if (!ready) {
+    child.kill('SIGKILL');
+    throw new Error('the OpenID provider did not start (is tests/oidc installed? run tests/oidc/start.sh)');
+  }
+  lines.close();
+  child.stdout.resume();
+  const settings = JSON.parse(ready);
+  return {
+    ...settings,
+    env: {
+      OUTFLANK_GOOGLE_CLIENT_ID: settings.client_id,
+      OUTFLANK_GOOGLE_CLIENT_SECRET: settings.client_secret,
+      OUTFLANK_OIDC_ISSUER: settings.issuer,
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.stdin.end();
+        const timer = setTimeout(() => child.kill('SIGTERM'), 5000);
+        await exited;
+        clearTimeout(timer);
+      }
+    },
+  };
 }
 
 /** Sets the nickname on the home page. */

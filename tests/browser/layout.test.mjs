@@ -62,7 +62,11 @@ test('no page overflows horizontally at 320 px, and controls stay at least 44 px
   await startComputerGame(page, server.base, { name: 'Tim' });
   await waitForTurnOrEnd(page);
   const game = page.url();
-  for (const url of [`${server.base}/`, `${server.base}/rules`, game, `${server.base}/join/abcdefgh`, `${server.base}/no/such/page`]) {
+  const pages = [
+    `${server.base}/`, `${server.base}/rules`, game, `${server.base}/join/abcdefgh`, `${server.base}/no/such/page`,
+    `${server.base}/leaderboard`, `${server.base}/welcome`, `${server.base}/players/Nobody`,
+  ];
+  for (const url of pages) {
     await page.goto(url);
     await page.waitForLoadState('networkidle');
     assert.equal(await overflow(page), 0, url);

@@ -31,6 +31,8 @@ fi
 
 cd "$here"
 if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+# The local OpenID provider standing in for Google in the sign-in tests.
+"$root/tests/oidc/start.sh"
 
 (cd "$root" && cargo build --locked -p outflank-api --bin outflank)
 

@@ -42,6 +42,12 @@ export const newRoom = () => request('POST', '/api/rooms');
 export const room = (code) => request('GET', `/api/rooms/${encodeURIComponent(code)}`);
 export const stats = () => request('GET', '/api/stats');
 export const joinRoom = (code) => request('POST', `/api/rooms/${encodeURIComponent(code)}/join`);
+export const auth = () => request('GET', '/api/auth');
+export const setAccountName = (name) => request('POST', '/api/account/name', { name });
+export const signOut = () => request('DELETE', '/api/session');
+export const deleteAccount = () => request('DELETE', '/api/account');
+export const leaderboard = (page) => request('GET', `/api/leaderboard?page=${encodeURIComponent(page)}`);
+export const player = (name) => request('GET', `/api/players/${encodeURIComponent(name)}`);
 
 const NICKNAME_KEY = 'outflank.nickname';
 
@@ -54,5 +60,11 @@ export function savedNickname() {
 export async function ensureSession(nickname) {
   const name = nickname.trim();
   try { localStorage.setItem(NICKNAME_KEY, name); } catch { /* private mode */ }
-  return startSession(name);
+  try {
+    return await startSession(name);
+  } catch (error) {
+    // Signed in with an account: that session stays, under the account's name.
+    if (error.code === 'signed_in') return me();
+    throw error;
+  }
 }

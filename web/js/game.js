@@ -4,6 +4,8 @@ import * as api from './api.js';
 import { Board, squareIndex } from './board/Board.js';
 import { ClientMsg, Connection, GameSocket, Mode, Seat, ServerMsg, Side, Status, other } from './protocol.js';
 import { setShowLegalMoves, showLegalMoves } from './prefs.js';
+import { formatChange, formatRating, profileUrl, spokenChange } from './account.js';
+import { renderHeader } from './header.js';
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -18,6 +20,10 @@ let clocksAt = 0;
 let positions = new Map();
 let viewing = null; // a ply count while looking back, null for the live position
 let connectedOnce = false;
+// A ranked game's rating changes once it has ended (`rating_changed`, or the stored game's
+// `rating_changes` after a reload or in a replay): {black, white} of {before, after, change,
+// provisional}; null until then, and for unrated games.
+let ratingChanges = null;
 
 const board = new Board($('board'), { label: 'Board, a1 top left to h8 bottom right' });
 const hints = $('show-legal');
@@ -63,6 +69,7 @@ function scoreText(counts) {
 async function loadEarlierPositions() {
   try {
     const stored = await api.game(gameId);
+    if (stored.rating_changes) ratingChanges = stored.rating_changes;
     for (const position of stored.positions || []) {
       if (position.ply <= state.moves.length && !positions.has(position.ply)) {
         positions.set(position.ply, { board: position.board, lastMove: position.last_move });
@@ -78,6 +85,7 @@ function receive(msg) {
   switch (msg.type) {
     case ServerMsg.SNAPSHOT:
       state = { ...msg, moves: [...msg.moves] };
+      if (msg.rating_changes) ratingChanges = msg.rating_changes;
       clocksAt = performance.now();
       $('pass-banner').hidden = true;
       positions = new Map([[state.moves.length, { board: state.board, lastMove: state.last_move }]]);
@@ -85,7 +93,7 @@ function receive(msg) {
       drawBoard(false);
       render();
       loadEarlierPositions();
-      if (state.status !== Status.LIVE) announce(resultSentence());
+      if (state.status !== Status.LIVE) announce(`${resultSentence()} ${ratingSentence()}`.trim());
       break;
     case ServerMsg.MOVED: {
       if (!state) return;
@@ -175,6 +183,13 @@ function receive(msg) {
       }
       break;
     }
+    case ServerMsg.RATING_CHANGED:
+      ratingChanges = { black: msg.black, white: msg.white };
+      if (!state) return;
+      if (state.you === Side.BLACK || state.you === Side.WHITE) renderHeader({ fresh: true });
+      render();
+      announce(`${resultSentence()} ${ratingSentence()}`.trim());
+      break;
     case ServerMsg.ERROR:
       if (msg.code === 'game_not_found') {
         socket.close();
@@ -367,6 +382,7 @@ function renderResult() {
   $('result-title').textContent = resultTitle();
   $('result-score').textContent = scoreText(state.counts);
   $('result-reason').textContent = reasonText();
+  renderRating();
   const rematch = $('rematch');
   const { asked, left } = state.rematch;
   rematch.hidden = !isPlayer() || left.length > 0 || (state.you !== Seat.BOTH && asked.includes(state.you));
@@ -375,6 +391,55 @@ function renderResult() {
   else if (state.you !== Seat.BOTH && asked.includes(state.you)) text = 'Rematch asked. Waiting for your opponent…';
   else if (asked.length && isPlayer()) text = `${playerName(asked[0])} wants a rematch.`;
   $('rematch-status').textContent = text;
+}
+
+/** The rating change in words for the status line: your own, or both sides' for others. */
+function ratingSentence() {
+  if (!ratingChanges) return '';
+  const said = (change) => `${spokenChange(change.change)} to ${formatRating(change.after, false)}${change.provisional ? ' (provisional)' : ''}`;
+  if (state.you === Side.BLACK || state.you === Side.WHITE) {
+    const mine = ratingChanges[state.you];
+    return mine ? `Your rating: ${said(mine)}.` : '';
+  }
+  return [Side.BLACK, Side.WHITE]
+    .filter((side) => ratingChanges[side])
+    .map((side) => `${playerName(side)}'s rating: ${said(ratingChanges[side])}.`)
+    .join(' ');
+}
+
+/** The result panel's rating lines: a player sees their own, anyone else both. */
+function renderRating() {
+  const box = $('result-rating');
+  box.replaceChildren();
+  if (!ratingChanges || state.status === Status.LIVE) return;
+  const player = state.you === Side.BLACK || state.you === Side.WHITE;
+  const sides = player ? [state.you] : [Side.BLACK, Side.WHITE];
+  for (const side of sides) {
+    const change = ratingChanges[side];
+    if (!change) continue;
+    const line = document.createElement('p');
+    line.className = 'rating-line';
+    line.dataset.side = side;
+    if (player) {
+      line.append('Your rating: ');
+    } else {
+      const name = state.players[side] && !state.players[side].computer ? state.players[side].name : null;
+      if (name) {
+        const link = document.createElement('a');
+        link.href = profileUrl(name);
+        link.textContent = name;
+        line.append(link, ` (${SIDE_NAME[side]}): `);
+      } else {
+        line.append(`${SIDE_NAME[side]}: `);
+      }
+    }
+    const value = document.createElement('span');
+    value.className = change.change > 0 ? 'change-up' : change.change < 0 ? 'change-down' : '';
+    value.textContent = formatChange(change.change);
+    line.append(value, ` · ${formatRating(change.after, change.provisional)}`);
+    line.title = `Before: ${formatRating(change.before, false)}`;
+    box.append(line);
+  }
 }
 
 function renderMoves() {
@@ -510,7 +575,10 @@ setInterval(() => {
 }, 250);
 
 // An unknown game gets a clear message instead of endless reconnecting.
-api.game(gameId).then(() => socket.connect(), (error) => {
+api.game(gameId).then((stored) => {
+  if (stored && stored.rating_changes) ratingChanges = stored.rating_changes;
+  socket.connect();
+}, (error) => {
   if (error.status === 404) {
     document.querySelector('.game-layout').hidden = true;
     $('missing').hidden = false;

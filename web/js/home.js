@@ -1,6 +1,8 @@
 // The home page: a nickname, then the ways to play.
 import * as api from './api.js';
 import { QUEUE_PATH, Queue, QueueClientMsg, QueueServerMsg, socketUrl } from './protocol.js';
+import { formatRating, profileUrl, signInUrl, welcomeUrl, whoAmI } from './account.js';
+import './header.js';
 
 const $ = (id) => document.getElementById(id);
 const nickname = $('nickname');
@@ -18,6 +20,9 @@ function showError(message) {
 async function session(report = showError) {
   showError('');
   report('');
+  // Signed in: the account's session is the one to play with (no nickname to send).
+  const who = await whoAmI();
+  if (who.account) return who.me;
   const name = nickname.value.trim();
   if (!name) {
     report('Choose a nickname first.');
@@ -103,18 +108,11 @@ async function waitForFriend(code) {
   }
 }
 
-// Quick game: the matchmaking socket. One search at a time; `quick` is null when idle.
-const quickButton = $('quick-game');
-const cancelButton = $('quick-cancel');
-const quickStatus = $('quick-status');
-const quickError = $('quick-error');
+// Quick and ranked games: the matchmaking socket. One search at a time across both cards;
+// `search` is null when idle.
 const PING_EVERY_MS = 25000;
 const CANCEL_GRACE_MS = 3000;
-let quick = null;
-
-function showQuickError(message) {
-  quickError.textContent = message;
-}
+let search = null;
 
 /** The server's sentence for people, capitalised and ending in a full stop. */
 function sentence(text) {
@@ -124,177 +122,320 @@ function sentence(text) {
   return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
 }
 
-/** Shows the idle card again: the Quick game button back, Cancel hidden. */
-function quickIdle(status = '') {
-  // Cancel had the focus (or lost it on being disabled): give it to the Quick game button.
+/** One card's controls: its search button, Cancel, status line and error line. */
+function seekerCard(queue, prefix, label) {
+  return {
+    queue,
+    label,
+    button: $(`${prefix}-game`),
+    cancel: $(`${prefix}-cancel`),
+    status: $(`${prefix}-status`),
+    error: $(`${prefix}-error`),
+    secondsId: `${prefix}-seconds`,
+    /** Whether the search button may be pressed when idle. */
+    allowed: () => true,
+  };
+}
+
+const quickCard = seekerCard(Queue.QUICK, 'quick', 'Quick game');
+const rankedCard = seekerCard(Queue.RANKED, 'ranked', 'Ranked game');
+rankedCard.allowed = () => rankedAllowed;
+const cards = [quickCard, rankedCard];
+let rankedAllowed = false;
+
+function showCardError(card, message) {
+  card.error.textContent = message;
+}
+
+function setCardStatus(card, text) {
+  card.status.dataset.state = '';
+  card.status.textContent = text;
+}
+
+/** The search buttons: each card's usable unless a search is on (or the card is not allowed). */
+function syncButtons() {
+  for (const card of cards) {
+    if (search && search.card === card) continue;
+    card.button.disabled = Boolean(search) || !card.allowed();
+  }
+}
+
+/** Shows the idle card again: the search button back, Cancel hidden. */
+function searchIdle(card, status = '') {
+  // Cancel had the focus (or lost it on being disabled): give it to the search button.
   const active = document.activeElement;
-  const refocus = !cancelButton.hidden && (!active || active === cancelButton || active === document.body);
-  if (quick) {
-    clearInterval(quick.ticker);
-    clearInterval(quick.pinger);
-    clearTimeout(quick.cancelTimer);
-    const { socket } = quick;
-    quick = null;
+  const refocus = !card.cancel.hidden && (!active || active === card.cancel || active === document.body);
+  if (search && search.card === card) {
+    clearInterval(search.ticker);
+    clearInterval(search.pinger);
+    clearTimeout(search.cancelTimer);
+    const { socket } = search;
+    search = null;
     if (socket.readyState === WebSocket.CONNECTING || socket.readyState === WebSocket.OPEN) socket.close();
   }
-  setQuickStatus(status);
-  cancelButton.hidden = true;
-  cancelButton.disabled = false;
-  quickButton.hidden = false;
-  quickButton.disabled = false;
-  if (refocus) quickButton.focus();
+  setCardStatus(card, status);
+  card.cancel.hidden = true;
+  card.cancel.disabled = false;
+  card.button.hidden = false;
+  syncButtons();
+  if (refocus && !card.button.disabled) card.button.focus();
   refreshStats();
 }
 
 /** "Searching for an opponent… 12 s": the seconds from the server's `waited_ms`, counted on
  *  locally between its messages. The seconds are hidden from screen readers so that the
  *  live region speaks once, not every second. */
-function renderSearching() {
-  const waited = quick.waitedMs + (performance.now() - quick.since);
+function renderSearching(current) {
+  const { card } = current;
+  const waited = current.waitedMs + (performance.now() - current.since);
   const seconds = Math.max(0, Math.floor(waited / 1000));
-  if (quick.shown === seconds && quickStatus.dataset.state === 'searching') return;
-  quick.shown = seconds;
-  if (!quickStatus.firstChild || quickStatus.dataset.state !== 'searching') {
-    quickStatus.textContent = 'Searching for an opponent… ';
+  if (current.shown === seconds && card.status.dataset.state === 'searching') return;
+  current.shown = seconds;
+  if (!card.status.firstChild || card.status.dataset.state !== 'searching') {
+    card.status.textContent = 'Searching for an opponent… ';
     const counter = document.createElement('span');
-    counter.id = 'quick-seconds';
+    counter.id = card.secondsId;
     counter.setAttribute('aria-hidden', 'true');
-    quickStatus.append(counter);
-    quickStatus.dataset.state = 'searching';
+    card.status.append(counter);
+    card.status.dataset.state = 'searching';
   }
-  $('quick-seconds').textContent = `${seconds} s`;
-}
-
-function setQuickStatus(text) {
-  quickStatus.dataset.state = '';
-  quickStatus.textContent = text;
+  $(card.secondsId).textContent = `${seconds} s`;
 }
 
 function sendQueue(msg) {
-  if (!quick || quick.socket.readyState !== WebSocket.OPEN) return false;
-  quick.socket.send(JSON.stringify(msg));
+  if (!search || search.socket.readyState !== WebSocket.OPEN) return false;
+  search.socket.send(JSON.stringify(msg));
   return true;
 }
 
-function onQueueMessage(search, msg) {
-  if (quick !== search) return;
+function onQueueMessage(current, msg) {
+  if (search !== current) return;
+  const { card } = current;
   switch (msg.type) {
     case QueueServerMsg.SEARCHING:
-      if (search.state !== 'searching') return;
-      if (!search.counted) {
-        search.counted = true;
+      if (current.state !== 'searching') return;
+      if (!current.counted) {
+        current.counted = true;
         refreshStats(); // this player is waiting now
       }
-      search.waitedMs = Number(msg.waited_ms) || 0;
-      search.since = performance.now();
-      search.shown = null;
-      renderSearching();
+      current.waitedMs = Number(msg.waited_ms) || 0;
+      current.since = performance.now();
+      current.shown = null;
+      renderSearching(current);
       return;
     case QueueServerMsg.PAIRED: {
       // Also after a cancel that crossed the pairing: the game exists, so go and play it.
-      search.state = 'paired';
-      clearInterval(search.ticker);
-      clearInterval(search.pinger);
-      clearTimeout(search.cancelTimer);
-      cancelButton.disabled = true;
+      current.state = 'paired';
+      clearInterval(current.ticker);
+      clearInterval(current.pinger);
+      clearTimeout(current.cancelTimer);
+      card.cancel.disabled = true;
       const opponent = msg.opponent || {};
       const name = opponent.name || (opponent.computer ? 'the computer' : 'an opponent');
-      setQuickStatus(opponent.computer
+      setCardStatus(card, opponent.computer
         ? `Nobody else was free: you play ${name}. Starting the game…`
         : `Found ${name}. Starting the game…`);
       location.assign(`/game/${encodeURIComponent(msg.game_id)}`);
       return;
     }
     case QueueServerMsg.CANCELLED:
-      quickIdle('Search cancelled.');
+      searchIdle(card, 'Search cancelled.');
       return;
     case QueueServerMsg.ERROR:
-      showQuickError(sentence(msg.message) || 'The search stopped because of an error. Press Quick game to try again.');
-      quickIdle();
+      showCardError(card, sentence(msg.message) || `The search stopped because of an error. Press ${card.label} to try again.`);
+      if (card === rankedCard && (msg.code === 'account_required' || msg.code === 'name_required')) {
+        // The session changed since the page was drawn (signed out in another tab, say).
+        renderRanked({ google: lastWho.google, account: msg.code === 'name_required' ? { name: null } : null });
+      }
+      searchIdle(card);
       return;
     default:
       // pong, and anything newer than this page: nothing to show.
   }
 }
 
-function onQueueClose(search) {
-  if (quick !== search || search.state === 'paired') return;
-  if (search.state === 'cancelling') {
-    quickIdle('Search cancelled.');
+function onQueueClose(current) {
+  if (search !== current || current.state === 'paired') return;
+  const { card } = current;
+  if (current.state === 'cancelling') {
+    searchIdle(card, 'Search cancelled.');
     return;
   }
-  showQuickError(search.opened
-    ? 'The connection to the server dropped, so the search stopped. Press Quick game to search again.'
+  showCardError(card, current.opened
+    ? `The connection to the server dropped, so the search stopped. Press ${card.label} to search again.`
     : 'The matchmaking server cannot be reached. Check your connection and try again.');
-  quickIdle();
+  searchIdle(card);
 }
 
-async function startQuickGame() {
-  if (quick) return;
-  showQuickError('');
-  quickButton.disabled = true;
-  if (!(await session(showQuickError))) {
-    quickButton.disabled = false;
+async function startSearch(card) {
+  if (search) return;
+  showCardError(card, '');
+  card.button.disabled = true;
+  // Quick games need the nickname's session; a ranked player's session is their account's.
+  if (card === quickCard && !(await session((message) => showCardError(card, message)))) {
+    syncButtons();
+    return;
+  }
+  if (search) {
+    syncButtons();
     return;
   }
   const socket = new WebSocket(socketUrl(QUEUE_PATH));
-  const search = {
-    socket, state: 'connecting', opened: false, counted: false, waitedMs: 0, since: performance.now(), shown: null,
+  const current = {
+    card, socket, state: 'connecting', opened: false, counted: false, waitedMs: 0, since: performance.now(), shown: null,
     ticker: null, pinger: null, cancelTimer: null,
   };
-  quick = search;
-  setQuickStatus('Connecting…');
-  quickButton.hidden = true;
-  cancelButton.hidden = false;
-  cancelButton.disabled = false;
-  cancelButton.focus();
+  search = current;
+  setCardStatus(card, 'Connecting…');
+  card.button.hidden = true;
+  card.cancel.hidden = false;
+  card.cancel.disabled = false;
+  card.cancel.focus();
+  syncButtons();
   socket.addEventListener('open', () => {
-    if (quick !== search) return;
-    search.opened = true;
-    search.state = 'searching';
-    search.since = performance.now();
-    sendQueue({ type: QueueClientMsg.SEEK, queue: Queue.QUICK });
-    renderSearching();
-    search.ticker = setInterval(() => { if (search.state === 'searching') renderSearching(); }, 250);
-    search.pinger = setInterval(() => sendQueue({ type: QueueClientMsg.PING }), PING_EVERY_MS);
+    if (search !== current) return;
+    current.opened = true;
+    current.state = 'searching';
+    current.since = performance.now();
+    sendQueue({ type: QueueClientMsg.SEEK, queue: card.queue });
+    renderSearching(current);
+    current.ticker = setInterval(() => { if (current.state === 'searching') renderSearching(current); }, 250);
+    current.pinger = setInterval(() => sendQueue({ type: QueueClientMsg.PING }), PING_EVERY_MS);
   });
   socket.addEventListener('message', (event) => {
     let msg;
     try { msg = JSON.parse(event.data); } catch { return; }
-    if (msg && typeof msg.type === 'string') onQueueMessage(search, msg);
+    if (msg && typeof msg.type === 'string') onQueueMessage(current, msg);
   });
-  socket.addEventListener('close', () => onQueueClose(search));
+  socket.addEventListener('close', () => onQueueClose(current));
 }
 
-function cancelQuickGame() {
-  const search = quick;
-  if (!search || search.state === 'paired' || search.state === 'cancelling') return;
-  if (search.state === 'connecting' || !sendQueue({ type: QueueClientMsg.CANCEL })) {
-    quickIdle('Search cancelled.');
+function cancelSearch(card) {
+  const current = search;
+  if (!current || current.card !== card || current.state === 'paired' || current.state === 'cancelling') return;
+  if (current.state === 'connecting' || !sendQueue({ type: QueueClientMsg.CANCEL })) {
+    searchIdle(card, 'Search cancelled.');
     return;
   }
   // The server confirms with `cancelled` (or, if a pairing crossed the cancel, `paired`).
-  search.state = 'cancelling';
-  clearInterval(search.ticker);
-  cancelButton.disabled = true;
-  setQuickStatus('Cancelling…');
-  search.cancelTimer = setTimeout(() => { if (quick === search) quickIdle('Search cancelled.'); }, CANCEL_GRACE_MS);
+  current.state = 'cancelling';
+  clearInterval(current.ticker);
+  card.cancel.disabled = true;
+  setCardStatus(card, 'Cancelling…');
+  current.cancelTimer = setTimeout(() => { if (search === current) searchIdle(card, 'Search cancelled.'); }, CANCEL_GRACE_MS);
 }
 
-quickButton.addEventListener('click', () => {
-  startQuickGame().catch((error) => {
-    showQuickError(error.message);
-    quickIdle();
+for (const card of cards) {
+  card.button.addEventListener('click', () => {
+    startSearch(card).catch((error) => {
+      showCardError(card, error.message);
+      searchIdle(card);
+    });
   });
-});
-cancelButton.addEventListener('click', cancelQuickGame);
+  card.cancel.addEventListener('click', () => cancelSearch(card));
+}
 
-// Back from a game (the page restored from the back/forward cache): a fresh, idle card.
+// Ranked: for signed-in accounts with a public name. Everyone else is told what is missing,
+// with the way to get it (sign in, or choose a name), or that sign-in is not set up here.
+let lastWho = { google: false, account: null };
+
+function renderRanked({ google, account }) {
+  lastWho = { google, account };
+  const line = $('ranked-account');
+  const signIn = $('ranked-sign-in');
+  const chooseName = $('ranked-choose-name');
+  signIn.href = signInUrl('/');
+  chooseName.href = welcomeUrl('/');
+  signIn.hidden = true;
+  chooseName.hidden = true;
+  line.classList.remove('muted');
+  if (account && account.name) {
+    line.replaceChildren('Signed in as ');
+    const link = document.createElement('a');
+    link.href = profileUrl(account.name);
+    link.textContent = account.name;
+    line.append(link, ` · rating ${formatRating(account.rating, account.provisional)}`);
+    rankedAllowed = true;
+  } else if (account) {
+    line.textContent = 'Choose your public name to play ranked.';
+    chooseName.hidden = false;
+    rankedAllowed = false;
+  } else if (google) {
+    line.textContent = 'Sign in with Google to play ranked.';
+    signIn.hidden = false;
+    rankedAllowed = false;
+  } else {
+    line.textContent = 'Sign-in is not set up on this server, so ranked games are not available here. Every other way to play works without an account.';
+    line.classList.add('muted');
+    rankedAllowed = false;
+  }
+  line.dataset.state = account ? (account.name ? 'named' : 'unnamed') : (google ? 'guest' : 'unavailable');
+  syncButtons();
+}
+
+/** Signed in, the nickname card says which name is shown instead of asking for one. */
+function renderNickname({ me, account }) {
+  $('nickname-guest').hidden = Boolean(account);
+  const line = $('nickname-account');
+  line.hidden = !account;
+  if (!account) return;
+  $('nickname-heading').textContent = 'Your name';
+  const name = document.createElement('strong');
+  if (account.name) {
+    name.textContent = account.name;
+    line.replaceChildren('You are signed in: opponents see your public name, ', name, ', in every game.');
+  } else {
+    name.textContent = (me && me.nickname) || 'Player';
+    line.replaceChildren('You are signed in and play as ', name, ' until you choose your public name.');
+  }
+}
+
+whoAmI().then((who) => {
+  renderNickname(who);
+  renderRanked(who);
+});
+
+// Back from a game (the page restored from the back/forward cache): fresh, idle cards.
 window.addEventListener('pageshow', (event) => {
   if (!event.persisted) return;
-  quickIdle();
-  showQuickError('');
+  for (const card of cards) {
+    searchIdle(card);
+    showCardError(card, '');
+  }
 });
+
+// After signing in went wrong (`?sign_in_error=`) or the account was deleted: a banner,
+// shown once (the address loses the parameter so that a reload does not repeat it).
+const NOTICES = Object.freeze({
+  cancelled: 'Sign-in was cancelled. You can still play every way except Ranked without an account.',
+  failed: 'Signing in with Google did not work. Please try again.',
+  unavailable: 'Sign-in with Google is unavailable right now. Please try again later.',
+});
+
+function showNotice() {
+  const params = new URLSearchParams(location.search);
+  let text = '';
+  if (params.has('sign_in_error')) {
+    text = NOTICES[params.get('sign_in_error')] || NOTICES.failed;
+  } else if (params.has('account_deleted')) {
+    text = 'Your account has been deleted. Your games remain, shown as “Deleted player”.';
+  }
+  if (!text) return;
+  const notice = $('notice');
+  notice.dataset.kind = params.has('sign_in_error') ? 'error' : 'info';
+  $('notice-text').textContent = text;
+  notice.hidden = false;
+  params.delete('sign_in_error');
+  params.delete('account_deleted');
+  const query = params.toString();
+  history.replaceState(null, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`);
+}
+
+$('notice-close').addEventListener('click', () => {
+  $('notice').hidden = true;
+  $('ranked-game').focus();
+});
+showNotice();
 
 // "3 players online · 1 waiting · 2 games in progress", every 10 s; hidden when unavailable.
 const statsLine = $('stats');

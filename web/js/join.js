@@ -1,5 +1,7 @@
 // The friend-link landing page /join/{code}: pick a nickname if needed, press Join.
 import * as api from './api.js';
+import { whoAmI } from './account.js';
+import './header.js';
 
 const $ = (id) => document.getElementById(id);
 const code = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -28,18 +30,30 @@ async function load() {
   }
 }
 
+// Signed in: the account's name is used, so there is no nickname to choose.
+let signedIn = false;
+whoAmI().then(({ me, account }) => {
+  if (!account) return;
+  signedIn = true;
+  $('nickname-label').hidden = true;
+  nickname.hidden = true;
+  const joinAs = $('join-as');
+  joinAs.textContent = `You join as ${account.name || (me && me.nickname) || 'your account'}.`;
+  joinAs.hidden = false;
+});
+
 $('join').addEventListener('click', async (event) => {
   const button = event.currentTarget;
   errorLine.textContent = '';
   const name = nickname.value.trim();
-  if (!name) {
+  if (!signedIn && !name) {
     errorLine.textContent = 'Choose a nickname first.';
     nickname.focus();
     return;
   }
   button.disabled = true;
   try {
-    await api.ensureSession(name);
+    if (!signedIn) await api.ensureSession(name);
     const room = await api.joinRoom(code);
     status.textContent = 'Joined. Starting the game…';
     location.assign(`/game/${room.game_id}`);

@@ -11,7 +11,7 @@ export const ServerMsg = Object.freeze({
   SNAPSHOT: 'snapshot', MOVED: 'moved', UNDONE: 'undone', DRAW_OFFERED: 'draw_offered',
   DRAW_DECLINED: 'draw_declined', ENDED: 'ended', REMATCH_ASKED: 'rematch_asked',
   REMATCH_STARTED: 'rematch_started', LEFT: 'left', ERROR: 'error', PONG: 'pong',
-  PRESENCE: 'presence',
+  PRESENCE: 'presence', RATING_CHANGED: 'rating_changed',
 });
 
 /** The matchmaking socket, `/api/queue/ws`: one search at a time. */

@@ -1,6 +1,7 @@
 // The rules page's example boards: fixed positions (from the server's documented examples)
 // drawn by the board component, read-only.
 import { Board } from './board/Board.js';
+import './header.js';
 
 const EXAMPLES = Object.freeze([
   {

@@ -1,0 +1,59 @@
+// The account corner of the site header, on every page: the signed-in player's public name
+// and rating (linking to their profile) and Sign out; "Choose your name" for an account
+// without one; or Sign in when Google sign-in is configured. Nothing for guests otherwise:
+// the home page explains, next to Ranked, why sign-in is missing.
+import * as api from './api.js';
+import { formatRating, profileUrl, signInUrl, welcomeUrl, whoAmI } from './account.js';
+
+function element(tag, attributes = {}, text = '') {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  if (text) node.textContent = text;
+  return node;
+}
+
+function signOutButton() {
+  const button = element('button', { type: 'button', id: 'sign-out' }, 'Sign out');
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      await api.signOut();
+      location.reload();
+    } catch (error) {
+      button.disabled = false;
+      button.title = error.message;
+      const line = document.getElementById('site-account-error');
+      if (line) line.textContent = `Not signed out: ${error.message}`;
+    }
+  });
+  return button;
+}
+
+/** Draws the account corner; `fresh` asks the server again (after a rating changed, say). */
+export async function renderHeader({ fresh = false } = {}) {
+  const area = document.getElementById('site-account');
+  if (!area) return;
+  const { google, account } = await whoAmI({ fresh });
+  const parts = [];
+  if (account && account.name) {
+    const link = element('a', { href: profileUrl(account.name), id: 'account-link', class: 'account-link' });
+    link.append(element('span', { class: 'account-name' }, account.name));
+    const rating = element('span', { class: 'account-rating' }, formatRating(account.rating, account.provisional));
+    link.append(' ', rating);
+    link.setAttribute('aria-label', `Your profile: ${account.name}, rating ${formatRating(account.rating, account.provisional)}`);
+    parts.push(link, signOutButton());
+  } else if (account) {
+    // On the welcome page itself the page is the way to choose it.
+    if (location.pathname !== '/welcome') {
+      parts.push(element('a', { href: welcomeUrl(), id: 'account-link', class: 'account-link' }, 'Choose your public name'));
+    }
+    parts.push(signOutButton());
+  } else if (google) {
+    parts.push(element('a', { href: signInUrl(), id: 'sign-in', class: 'button' }, 'Sign in'));
+  }
+  parts.push(element('span', { id: 'site-account-error', class: 'error', role: 'alert' }));
+  area.replaceChildren(...parts);
+  area.dataset.state = account ? (account.name ? 'named' : 'unnamed') : 'guest';
+}
+
+renderHeader();

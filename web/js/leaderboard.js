@@ -1,0 +1,91 @@
+// /leaderboard?page=N: the top rated players, 25 a page, as the server ranks them.
+import * as api from './api.js';
+import { formatRating, profileUrl, whoAmI } from './account.js';
+import './header.js';
+
+const $ = (id) => document.getElementById(id);
+const number = new Intl.NumberFormat('en');
+const requested = Number.parseInt(new URLSearchParams(location.search).get('page') || '1', 10);
+const page = Number.isSafeInteger(requested) && requested >= 1 ? requested : 1;
+
+const pageUrl = (n) => (n <= 1 ? '/leaderboard' : `/leaderboard?page=${n}`);
+
+function cell(text, className = '') {
+  const td = document.createElement('td');
+  if (className) td.className = className;
+  td.textContent = text;
+  return td;
+}
+
+function row(player, yourName) {
+  const tr = document.createElement('tr');
+  tr.append(cell(number.format(player.rank), 'num'));
+  const name = document.createElement('td');
+  const link = document.createElement('a');
+  link.href = profileUrl(player.name);
+  link.textContent = player.name;
+  name.append(link);
+  if (player.name === yourName) {
+    tr.classList.add('you');
+    const mark = document.createElement('span');
+    mark.className = 'you-mark';
+    mark.textContent = ' (you)';
+    name.append(mark);
+  }
+  tr.append(name);
+  const rating = cell(formatRating(player.rating, player.provisional), 'num');
+  if (player.provisional) rating.title = 'Provisional: fewer than 10 rated games';
+  tr.append(rating);
+  tr.append(cell(number.format(player.rated_games), 'num'));
+  const record = cell(`${number.format(player.wins)} / ${number.format(player.draws)} / ${number.format(player.losses)}`, 'num');
+  record.setAttribute('aria-label', `${player.wins} wins, ${player.draws} draws, ${player.losses} losses`);
+  tr.append(record);
+  return tr;
+}
+
+function pager(board) {
+  const pages = Math.max(1, board.pages || 1);
+  $('pager').hidden = pages <= 1;
+  $('page-of').textContent = `Page ${number.format(board.page)} of ${number.format(pages)}`;
+  const previous = $('page-previous');
+  const next = $('page-next');
+  previous.hidden = board.page <= 1;
+  previous.href = pageUrl(board.page - 1);
+  next.hidden = board.page >= pages;
+  next.href = pageUrl(board.page + 1);
+}
+
+async function load() {
+  const [board, who] = await Promise.all([
+    api.leaderboard(page),
+    whoAmI(),
+  ]);
+  const yourName = who.account && who.account.name;
+  const status = $('board-status');
+  if (!board.players.length) {
+    if (board.total > 0 && page > 1) {
+      status.replaceChildren(`There is no page ${number.format(page)}. `);
+      const first = document.createElement('a');
+      first.href = pageUrl(1);
+      first.textContent = 'Go to the first page';
+      status.append(first, '.');
+      return;
+    }
+    status.textContent = '';
+    $('board-empty').hidden = false;
+    return;
+  }
+  const first = board.players[0].rank;
+  const last = board.players[board.players.length - 1].rank;
+  $('board-caption').textContent = `Ranks ${number.format(first)} to ${number.format(last)} of ${number.format(board.total)} on the leaderboard`;
+  $('board-rows').replaceChildren(...board.players.map((player) => row(player, yourName)));
+  pager(board);
+  $('board-card').hidden = false;
+  status.textContent = '';
+  if (page > 1) document.title = `Leaderboard, page ${page} — Outflank`;
+}
+
+load().catch((error) => {
+  $('board-status').textContent = '';
+  $('board-error').textContent = `The leaderboard could not be loaded: ${error.message}`;
+});
