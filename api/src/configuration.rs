@@ -14,12 +14,16 @@
 //! | `OUTFLANK_GOOGLE_CLIENT_ID` | unset: sign-in is off (both id and secret are needed) |
 //! | `OUTFLANK_GOOGLE_CLIENT_SECRET` | unset |
 //! | `OUTFLANK_OIDC_ISSUER` | `https://accounts.google.com` |
+//! | `OUTFLANK_RATE_PER_SECOND` | `20`: API requests per second per address and per session |
+//! | `OUTFLANK_RATE_BURST` | `60`: API requests allowed at once before that rate applies |
 
 use std::fmt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use thiserror::Error;
+
+use crate::routes::rate_limit;
 
 /// Where the server listens unless `OUTFLANK_ADDR` says otherwise.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -115,6 +119,10 @@ pub struct Settings {
     /// `OUTFLANK_GOOGLE_CLIENT_ID`, `OUTFLANK_GOOGLE_CLIENT_SECRET`, `OUTFLANK_OIDC_ISSUER`:
     /// sign-in, when configured.
     pub oidc: Option<OidcSettings>,
+    /// `OUTFLANK_RATE_PER_SECOND`: steady API requests per second per address and session.
+    pub rate_per_second: u32,
+    /// `OUTFLANK_RATE_BURST`: API requests allowed at once before the steady rate applies.
+    pub rate_burst: u32,
 }
 
 /// A setting that could not be used; names the variable.
@@ -260,6 +268,19 @@ impl Settings {
                 }
             };
 
+        let count = |variable: &'static str, default: u32| -> Result<u32, ConfigError> {
+            match lookup(variable) {
+                None => Ok(default),
+                Some(value) => value
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=1_000_000).contains(n))
+                    .ok_or_else(|| invalid(variable, value, "number from 1 to 1000000")),
+            }
+        };
+        let rate_per_second = count("OUTFLANK_RATE_PER_SECOND", rate_limit::DEFAULT_PER_SECOND)?;
+        let rate_burst = count("OUTFLANK_RATE_BURST", rate_limit::DEFAULT_BURST)?;
+
         Ok(Settings {
             address,
             public_url,
@@ -270,6 +291,8 @@ impl Settings {
             move_time_ms,
             computer_after_ms,
             oidc,
+            rate_per_second,
+            rate_burst,
         })
     }
 }
@@ -307,6 +330,21 @@ mod tests {
         assert_eq!(settings.move_time_ms, 30_000);
         assert_eq!(settings.computer_after_ms, 15_000);
         assert_eq!(settings.oidc, None);
+        assert_eq!((settings.rate_per_second, settings.rate_burst), (20, 60));
+    }
+
+    #[test]
+    fn rate_limits_must_be_positive_numbers() {
+        let settings =
+            settings(&[("OUTFLANK_RATE_PER_SECOND", "500"), ("OUTFLANK_RATE_BURST", "900")]);
+        let settings = settings.unwrap();
+        assert_eq!((settings.rate_per_second, settings.rate_burst), (500, 900));
+        let error = settings_error("OUTFLANK_RATE_BURST", "0");
+        assert_eq!(error, "OUTFLANK_RATE_BURST=\"0\" is not a valid number from 1 to 1000000");
+    }
+
+    fn settings_error(variable: &str, value: &str) -> String {
+        settings(&[(variable, value)]).unwrap_err().to_string()
     }
 
     #[test]

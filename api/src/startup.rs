@@ -1,6 +1,7 @@
 //! Building and running the server: storage, session keys, then the HTTP listener.
 
 use std::net::{SocketAddr, TcpListener};
+use std::num::NonZeroU32;
 
 use actix_web::dev::{Server, ServerHandle};
 use actix_web::{App, HttpServer, middleware, web};
@@ -116,7 +117,10 @@ impl Application {
         matchmaking.spawn_pairing_loop();
         let matchmaking = web::Data::new(matchmaking);
         let online = web::Data::new(Online::default());
-        let rate_limits = web::Data::new(RateLimits::default());
+        let rate_limits = web::Data::new(RateLimits::new(
+            NonZeroU32::new(settings.rate_per_second).unwrap_or(NonZeroU32::MIN),
+            NonZeroU32::new(settings.rate_burst).unwrap_or(NonZeroU32::MIN),
+        ));
         let idle_limits = rate_limits.clone();
         actix_web::rt::spawn(async move {
             let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
