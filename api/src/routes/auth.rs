@@ -11,7 +11,6 @@ use serde_json::json;
 
 use crate::domain::{Nickname, Timestamp};
 use crate::oidc::{Login, Oidc, login};
-use crate::routes::error::error_response;
 use crate::routes::origin::AllowedOrigins;
 use crate::routes::session::current_session;
 use crate::session::{Session, SessionKeys};
@@ -186,15 +185,6 @@ fn failed_clearing(code: &str, keys: &SessionKeys) -> HttpResponse {
     let mut response = failed(code);
     let _ = response.add_cookie(&Login::removal_cookie(keys));
     response
-}
-
-/// The JSON error for API routes that need sign-in when it is off.
-pub fn unavailable() -> HttpResponse {
-    error_response(
-        actix_web::http::StatusCode::NOT_FOUND,
-        "sign_in_unavailable",
-        "sign-in is not configured on this server",
-    )
 }
 
 #[cfg(test)]
