@@ -7,6 +7,7 @@ use actix_web::dev::{Server, ServerHandle};
 use actix_web::{App, HttpServer, middleware, web};
 use thiserror::Error;
 
+use crate::cluster::Cluster;
 use crate::configuration::Settings;
 use crate::live::Timing;
 use crate::metrics::Metrics;
@@ -32,6 +33,8 @@ pub enum StartupError {
     Secret(#[from] BadSecret),
     #[error("cannot set up sign-in: {0}")]
     SignIn(#[from] crate::oidc::OidcError),
+    #[error("cannot join the other nodes through Redis: {0}")]
+    Cluster(#[from] crate::cluster::ClusterError),
     #[error("cannot reach the matchmaking queue: {0}")]
     Queue(#[from] QueueError),
 }
@@ -100,7 +103,22 @@ impl Application {
         ));
         let metrics = Metrics::new();
         let pool = SearchPool::for_this_machine(metrics.clone());
-        let hub = GameHub::new(store.clone(), pool, timing, metrics.clone());
+        let cluster = match &settings.redis_url {
+            Some(url) => Some(Cluster::connect(url.expose(), &settings.redis_prefix).await?),
+            None => None,
+        };
+        let hub = GameHub::new(
+            store.clone(),
+            pool,
+            timing,
+            metrics.clone(),
+            cluster.as_ref().map(|(cluster, _)| cluster.clone()),
+        );
+        if let Some((cluster, requests)) = cluster {
+            tracing::info!(node = cluster.node(), "sharing games with other nodes through Redis");
+            crate::service::spawn_serving(hub.clone(), cluster, requests);
+            hub.spawn_lease_renewal();
+        }
         // A game that cannot be restored now is started when someone opens it.
         match hub.restore_live_games().await {
             Ok(restored) => tracing::info!(restored, "live games restored"),

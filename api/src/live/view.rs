@@ -99,7 +99,8 @@ pub fn winner_of(color: Color) -> Winner {
 }
 
 /// What a connected person may do in a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Seat {
     Black,
     White,

@@ -20,9 +20,8 @@ use crate::service::{
     Broadcast, CatchUp, GameHandle, GameHub, MAX_SOCKETS_PER_PLAYER, Online, OnlineGuard,
     ServiceError, Subscription,
 };
-use crate::storage::RatedGame;
 use crate::ws::protocol::{
-    ClientMsg, MAX_FRAME_BYTES, MAX_MESSAGES_PER_SECOND, RatingSide, ServerMsg, codes,
+    ClientMsg, MAX_FRAME_BYTES, MAX_MESSAGES_PER_SECOND, ServerMsg, codes, refusal_code,
 };
 
 /// A ping goes out this often; a client silent for [`CLIENT_TIMEOUT`] is dropped.
@@ -150,27 +149,21 @@ impl Connection {
                     }
                 }
                 event = recv(&mut events) => match event {
-                    Ok(Broadcast::Event(event)) => {
-                        if let Some(msg) = ServerMsg::from_event(&event) {
-                            self.last_version = event.version().or(self.last_version);
-                            if self.send(&msg).await.is_err() { break Close::Gone }
-                        }
-                    }
-                    Ok(Broadcast::Presence { black, white }) => {
-                        if self.send(&ServerMsg::Presence { black, white }).await.is_err() {
-                            break Close::Gone;
-                        }
-                    }
-                    Ok(Broadcast::Rated(rated)) => {
-                        if self.send(&rating_changed(&rated)).await.is_err() { break Close::Gone }
-                    }
                     Ok(Broadcast::Shutdown) => {
                         let msg = ServerMsg::error(codes::SHUTTING_DOWN, "the server is restarting; reconnect in a moment");
                         let _ = self.send(&msg).await;
                         break Close::With(CloseCode::Restart, "server restarting");
                     }
+                    Ok(broadcast) => {
+                        if let Some(msg) = broadcast.to_message() {
+                            if self.forward(&msg).await.is_err() { break Close::Gone }
+                        }
+                    }
                     Err(RecvError::Lagged(_)) | Err(RecvError::Closed) => {
-                        // Fell behind, or the game's task restarted: subscribe again from where we are.
+                        // Fell behind, or the game's task stopped or moved to another node:
+                        // subscribe again from where we are (counting this connection again
+                        // wherever the game now runs).
+                        self.present = false;
                         match self.join(self.last_version).await {
                             Ok(subscribed) => events = Some(subscribed),
                             Err(close) => break close,
@@ -287,7 +280,7 @@ impl Connection {
                 }
                 if let Err(error) = outcome {
                     self.metrics.error(ErrorKind::CommandRefused, refusal_code(&error));
-                    self.send(&service_error(&error)).await.map_err(|_| Close::Gone)?;
+                    self.send(&ServerMsg::from(&error)).await.map_err(|_| Close::Gone)?;
                 }
                 Ok(None)
             }
@@ -319,7 +312,26 @@ impl Connection {
                 Ok(())
             }
             CatchUp::UpToDate => Ok(()),
+            CatchUp::Messages(messages) => {
+                for msg in messages {
+                    self.last_version = msg.version().or(self.last_version);
+                    self.send(&msg).await.map_err(|_| Close::Gone)?;
+                }
+                Ok(())
+            }
         }
+    }
+
+    /// Passes on a game message, skipping one the client already has (a catch-up and the live
+    /// stream may overlap by a message).
+    async fn forward(&mut self, msg: &ServerMsg) -> Result<(), actix_ws::Closed> {
+        if let Some(version) = msg.version() {
+            if self.last_version.is_some_and(|seen| version <= seen) {
+                return Ok(());
+            }
+            self.last_version = Some(version);
+        }
+        self.send(msg).await
     }
 
     /// Sends one message; a client that stops reading for [`SEND_TIMEOUT`] counts as gone.
@@ -327,25 +339,6 @@ impl Connection {
         match tokio::time::timeout(SEND_TIMEOUT, self.socket.text(msg.to_json())).await {
             Ok(sent) => sent,
             Err(_) => Err(actix_ws::Closed),
-        }
-    }
-}
-
-/// The error message for a refused command.
-fn service_error(error: &ServiceError) -> ServerMsg {
-    match error {
-        ServiceError::Command(error) => ServerMsg::from(*error),
-        _ => ServerMsg::error(refusal_code(error), error),
-    }
-}
-
-/// The code sent to the client for a refused command.
-fn refusal_code(error: &ServiceError) -> &'static str {
-    match error {
-        ServiceError::Command(error) => error.code(),
-        ServiceError::NotFound(_) => codes::GAME_NOT_FOUND,
-        ServiceError::Storage(_) | ServiceError::Unavailable | ServiceError::Corrupt(_) => {
-            "unavailable"
         }
     }
 }
@@ -365,12 +358,4 @@ fn too_many_sockets() -> HttpResponse {
         "too_many_sockets",
         format!("you already have {MAX_SOCKETS_PER_PLAYER} connections open; close some tabs"),
     )
-}
-
-/// The `rating_changed` message for a rated game's result.
-fn rating_changed(rated: &RatedGame) -> ServerMsg {
-    ServerMsg::RatingChanged {
-        black: RatingSide::from(&rated.black),
-        white: RatingSide::from(&rated.white),
-    }
 }

@@ -16,7 +16,7 @@ use outflank_engine::Color;
 
 use super::convert;
 use super::hub::{
-    Broadcast, CatchUp, GameHandle, GameHub, Inner, ServiceError, Subscription, ply_number,
+    Broadcast, CatchUp, GameHub, Inner, LocalGame, ServiceError, Subscription, ply_number,
 };
 
 /// How long a game's task stays up with nobody watching once the game is over (for rematches and
@@ -32,9 +32,21 @@ const BROADCAST_BUFFER: usize = 256;
 
 /// A request to a game's task.
 pub(super) enum Request {
-    Command { command: Command, reply: oneshot::Sender<Result<(), ServiceError>> },
-    Subscribe { player: PlayerId, since: Option<u64>, reply: oneshot::Sender<Subscription> },
-    Presence { player: PlayerId, connected: bool },
+    Command {
+        command: Command,
+        reply: oneshot::Sender<Result<(), ServiceError>>,
+    },
+    Subscribe {
+        player: PlayerId,
+        since: Option<u64>,
+        reply: oneshot::Sender<Subscription>,
+    },
+    Presence {
+        player: PlayerId,
+        connected: bool,
+    },
+    /// Stop: another node runs the game now.
+    Stop,
 }
 
 /// The task that owns one game's state.
@@ -52,7 +64,7 @@ pub(super) struct Driver {
 }
 
 impl Driver {
-    pub(super) fn new(state: GameState, inner: Arc<Inner>) -> (GameHandle, Driver) {
+    pub(super) fn new(state: GameState, inner: Arc<Inner>) -> (LocalGame, Driver) {
         let (requests_tx, requests) = mpsc::channel(REQUEST_QUEUE);
         let (events, _) = broadcast::channel(BROADCAST_BUFFER);
         let (search_results, search_replies) = mpsc::channel(4);
@@ -67,7 +79,7 @@ impl Driver {
             search_results,
             search_replies,
         };
-        (GameHandle::new(requests_tx), driver)
+        (LocalGame::new(requests_tx), driver)
     }
 
     pub(super) async fn run(mut self, hub: GameHub) {
@@ -81,12 +93,12 @@ impl Driver {
         let mut stopping = self.inner.stopping.load(Ordering::SeqCst);
         loop {
             if stopping {
-                let _ = self.events.send(Broadcast::Shutdown);
+                self.broadcast(Broadcast::Shutdown);
                 break;
             }
             let deadline = self.state.next_deadline();
             let waiting = self.state.ending().is_some() || !self.state.mode().has_clock();
-            let idle = waiting && self.events.receiver_count() == 0;
+            let idle = waiting && self.events.receiver_count() == 0 && self.connections.is_empty();
             tokio::select! {
                 request = self.requests.recv() => match request {
                     Some(Request::Command { command, reply }) => {
@@ -97,7 +109,7 @@ impl Driver {
                         let _ = reply.send(self.subscribe(&player, since));
                     }
                     Some(Request::Presence { player, connected }) => self.count_connection(player, connected),
-                    None => break,
+                    Some(Request::Stop) | None => break,
                 },
                 Some((search_id, mv)) = self.search_replies.recv() => {
                     self.searches.remove(&search_id);
@@ -124,6 +136,10 @@ impl Driver {
         }
         self.requests.close();
         hub.remove_if_stopped(&id);
+        if let Some(cluster) = &self.inner.cluster {
+            cluster.closed(&id);
+            cluster.release(&id).await;
+        }
     }
 
     /// Applies one command: state first, then storage, then the broadcast, so nothing unsaved
@@ -164,15 +180,21 @@ impl Driver {
                         cancel.store(true, Ordering::Relaxed);
                     }
                 }
-                public => {
-                    let _ = self.events.send(Broadcast::Event(public));
-                }
+                public => self.broadcast(Broadcast::Event(public)),
             }
         }
         if let Some(rated) = rated {
-            let _ = self.events.send(Broadcast::Rated(rated));
+            self.broadcast(Broadcast::Rated(rated));
         }
         Ok(())
+    }
+
+    /// Sends `broadcast` to this game's sockets here and, in a cluster, on the other nodes.
+    fn broadcast(&self, broadcast: Broadcast) {
+        if let Some(cluster) = &self.inner.cluster {
+            cluster.publish(self.state.id(), &broadcast);
+        }
+        let _ = self.events.send(broadcast);
     }
 
     /// Stores what `events` say happened, in order, timing the writes; the rating changes when
@@ -279,7 +301,7 @@ impl Driver {
         }
         let after = self.presence();
         if after != before {
-            let _ = self.events.send(Broadcast::Presence { black: after.0, white: after.1 });
+            self.broadcast(Broadcast::Presence { black: after.0, white: after.1 });
         }
     }
 

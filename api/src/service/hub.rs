@@ -14,9 +14,11 @@ use crate::live::{Command, CommandError, Event, GameState, Seat, Setup, Snapshot
 use crate::metrics::Metrics;
 use crate::storage::{DbError, RatedGame, Store};
 
-use super::convert;
 use super::driver::{Driver, Request};
 use super::search::SearchPool;
+use super::{convert, remote};
+use crate::cluster::Cluster;
+use crate::ws::protocol::{RatingSide, ServerMsg};
 
 /// Why a request to a game failed.
 #[derive(Debug, Error)]
@@ -31,6 +33,9 @@ pub enum ServiceError {
     Unavailable,
     #[error(transparent)]
     Corrupt(#[from] convert::CorruptGame),
+    /// The node running the game refused the command; the message says why.
+    #[error("the command was refused")]
+    Refused(Box<ServerMsg>),
 }
 
 impl From<DbError> for ServiceError {
@@ -48,6 +53,8 @@ pub enum CatchUp {
     Replay(Vec<Event>),
     /// The subscriber is up to date.
     UpToDate,
+    /// Messages ready to send, from the node running the game.
+    Messages(Vec<ServerMsg>),
 }
 
 /// What a game's task sends to every subscriber.
@@ -61,6 +68,27 @@ pub enum Broadcast {
     Presence { black: bool, white: bool },
     /// A rated game's result moved both ratings (sent after its `Ended` event).
     Rated(RatedGame),
+    /// A message of a game running on another node.
+    Wire(ServerMsg),
+}
+
+impl Broadcast {
+    /// The message every socket on the game gets; `None` for shutting down, which each socket
+    /// handles itself.
+    pub fn to_message(&self) -> Option<ServerMsg> {
+        match self {
+            Broadcast::Event(event) => ServerMsg::from_event(event),
+            Broadcast::Presence { black, white } => {
+                Some(ServerMsg::Presence { black: *black, white: *white })
+            }
+            Broadcast::Rated(rated) => Some(ServerMsg::RatingChanged {
+                black: RatingSide::from(&rated.black),
+                white: RatingSide::from(&rated.white),
+            }),
+            Broadcast::Wire(msg) => Some(msg.clone()),
+            Broadcast::Shutdown => None,
+        }
+    }
 }
 
 /// A subscription to one game: what was missed, then the live stream (with no gap between).
@@ -74,22 +102,82 @@ pub struct Subscription {
     pub events: broadcast::Receiver<Broadcast>,
 }
 
-/// A way to reach one game's task.
+/// A way to reach one game: its task on this node, or, in a cluster, wherever it runs.
 #[derive(Clone, Debug)]
 pub struct GameHandle {
-    requests: mpsc::Sender<Request>,
+    route: HandleRoute,
+}
+
+#[derive(Clone, Debug)]
+enum HandleRoute {
+    Local(LocalGame),
+    /// Found again on each use, since the game may move between nodes.
+    Cluster {
+        hub: GameHub,
+        id: GameId,
+    },
+}
+
+/// Where a game runs.
+pub(super) enum Route {
+    Local(LocalGame),
+    Remote { cluster: Cluster, owner: String },
 }
 
 impl GameHandle {
-    pub(super) fn new(requests: mpsc::Sender<Request>) -> GameHandle {
-        GameHandle { requests }
-    }
-
     /// Applies `command`; `Ok` once its events are stored and broadcast.
     ///
     /// # Errors
     /// The game refused the command, could not store it, or its task has stopped.
     pub async fn command(&self, command: Command) -> Result<(), ServiceError> {
+        match &self.route {
+            HandleRoute::Local(game) => game.command(command).await,
+            HandleRoute::Cluster { hub, id } => remote::command(hub, id, command).await,
+        }
+    }
+
+    /// Subscribes `player` to the game; `since` is the last version the client saw.
+    ///
+    /// # Errors
+    /// [`ServiceError::Unavailable`] if the game's task has stopped.
+    pub async fn subscribe(
+        &self,
+        player: PlayerId,
+        since: Option<u64>,
+    ) -> Result<Subscription, ServiceError> {
+        match &self.route {
+            HandleRoute::Local(game) => game.subscribe(player, since).await,
+            HandleRoute::Cluster { hub, id } => remote::subscribe(hub, id, player, since).await,
+        }
+    }
+
+    /// Tells the game that one of `player`'s connections opened (`true`) or closed (`false`).
+    pub async fn presence(&self, player: PlayerId, connected: bool) {
+        match &self.route {
+            HandleRoute::Local(game) => game.presence(player, connected).await,
+            HandleRoute::Cluster { hub, id } => remote::presence(hub, id, player, connected).await,
+        }
+    }
+}
+
+impl From<LocalGame> for GameHandle {
+    fn from(game: LocalGame) -> GameHandle {
+        GameHandle { route: HandleRoute::Local(game) }
+    }
+}
+
+/// The task running a game on this node.
+#[derive(Clone, Debug)]
+pub(super) struct LocalGame {
+    requests: mpsc::Sender<Request>,
+}
+
+impl LocalGame {
+    pub(super) fn new(requests: mpsc::Sender<Request>) -> LocalGame {
+        LocalGame { requests }
+    }
+
+    pub(super) async fn command(&self, command: Command) -> Result<(), ServiceError> {
         let (reply, answer) = oneshot::channel();
         self.requests
             .send(Request::Command { command, reply })
@@ -98,11 +186,7 @@ impl GameHandle {
         answer.await.map_err(|_| ServiceError::Unavailable)?
     }
 
-    /// Subscribes `player` to the game; `since` is the last version the client saw.
-    ///
-    /// # Errors
-    /// [`ServiceError::Unavailable`] if the game's task has stopped.
-    pub async fn subscribe(
+    pub(super) async fn subscribe(
         &self,
         player: PlayerId,
         since: Option<u64>,
@@ -115,9 +199,13 @@ impl GameHandle {
         answer.await.map_err(|_| ServiceError::Unavailable)
     }
 
-    /// Tells the game that one of `player`'s connections opened (`true`) or closed (`false`).
-    pub async fn presence(&self, player: PlayerId, connected: bool) {
+    pub(super) async fn presence(&self, player: PlayerId, connected: bool) {
         let _ = self.requests.send(Request::Presence { player, connected }).await;
+    }
+
+    /// Asks the task to stop (another node has taken the game over).
+    async fn stop(&self) {
+        let _ = self.requests.send(Request::Stop).await;
     }
 
     fn is_running(&self) -> bool {
@@ -126,7 +214,7 @@ impl GameHandle {
 }
 
 pub(super) struct Inner {
-    pub(super) games: Mutex<HashMap<GameId, GameHandle>>,
+    pub(super) games: Mutex<HashMap<GameId, LocalGame>>,
     pub(super) store: Store,
     pub(super) pool: SearchPool,
     pub(super) timing: Timing,
@@ -134,6 +222,8 @@ pub(super) struct Inner {
     pub(super) shutdown: broadcast::Sender<()>,
     /// Set once the server is stopping: no game starts after that.
     pub(super) stopping: AtomicBool,
+    /// The other nodes, when several share the games.
+    pub(super) cluster: Option<Cluster>,
 }
 
 /// All games running in this process.
@@ -149,8 +239,15 @@ impl std::fmt::Debug for GameHub {
 }
 
 impl GameHub {
-    /// A hub whose games count themselves (and their moves, stores, errors) in `metrics`.
-    pub fn new(store: Store, pool: SearchPool, timing: Timing, metrics: Metrics) -> GameHub {
+    /// A hub whose games count themselves (and their moves, stores, errors) in `metrics`; with
+    /// `cluster`, games are shared with the other nodes.
+    pub fn new(
+        store: Store,
+        pool: SearchPool,
+        timing: Timing,
+        metrics: Metrics,
+        cluster: Option<Cluster>,
+    ) -> GameHub {
         let (shutdown, _) = broadcast::channel(1);
         GameHub {
             inner: Arc::new(Inner {
@@ -161,8 +258,14 @@ impl GameHub {
                 metrics,
                 shutdown,
                 stopping: AtomicBool::new(false),
+                cluster,
             }),
         }
+    }
+
+    /// The cluster this node belongs to, if any.
+    pub fn cluster(&self) -> Option<&Cluster> {
+        self.inner.cluster.as_ref()
     }
 
     /// The time rules games are created with.
@@ -209,22 +312,51 @@ impl GameHub {
             }
             Err(error) => return Err(error.into()),
         }
+        if let Some(cluster) = &self.inner.cluster {
+            // A new id is free, so this claims it; the claim tells other nodes where it runs.
+            cluster.claim(&id).await.map_err(|_| ServiceError::Unavailable)?;
+        }
         let state = GameState::from_game(id, setup, game, self.inner.timing, now);
         self.start(state);
         Ok(())
     }
 
-    /// The running game `id`, starting it from the store if it is not running here.
+    /// The game `id`: its task here (started from the store if it is not running and no
+    /// other node runs it), or, in a cluster, a handle that reaches it on whichever node does.
     ///
     /// # Errors
     /// [`ServiceError::NotFound`] for an unknown id, or a storage error.
     pub async fn handle(&self, id: &GameId) -> Result<GameHandle, ServiceError> {
+        match self.route(id).await? {
+            Route::Local(game) => Ok(GameHandle::from(game)),
+            Route::Remote { .. } => {
+                Ok(GameHandle { route: HandleRoute::Cluster { hub: self.clone(), id: id.clone() } })
+            }
+        }
+    }
+
+    /// Where game `id` runs now, starting it here if nobody alive runs it.
+    pub(super) async fn route(&self, id: &GameId) -> Result<Route, ServiceError> {
         self.refuse_when_stopping()?;
         if let Some(handle) = self.running(id) {
-            return Ok(handle);
+            return Ok(Route::Local(handle));
+        }
+        if let Some(cluster) = &self.inner.cluster {
+            let owner = cluster.claim(id).await.map_err(|error| {
+                tracing::warn!(game = %id, %error, "cannot reach the cluster");
+                ServiceError::Unavailable
+            })?;
+            if owner != cluster.node() {
+                return Ok(Route::Remote { cluster: cluster.clone(), owner });
+            }
         }
         let record = match self.inner.store.load_game(id).await {
-            Err(DbError::NotFound) => return Err(ServiceError::NotFound(id.clone())),
+            Err(DbError::NotFound) => {
+                if let Some(cluster) = &self.inner.cluster {
+                    cluster.release(id).await;
+                }
+                return Err(ServiceError::NotFound(id.clone()));
+            }
             other => other?,
         };
         let stored = convert::stored(&record)?;
@@ -232,9 +364,36 @@ impl GameHub {
             .map_err(|error| convert::CorruptGame { id: id.clone(), reason: error.to_string() })?;
         // Another request may have started it meanwhile: keep the first.
         if let Some(handle) = self.running(id) {
-            return Ok(handle);
+            return Ok(Route::Local(handle));
         }
-        Ok(self.start(state))
+        Ok(Route::Local(self.start(state)))
+    }
+
+    /// Keeps this node's leases on the games it runs; a game another node has taken over (this
+    /// node was thought dead) stops here, and its sockets follow it to the new owner.
+    pub fn spawn_lease_renewal(&self) {
+        let Some(cluster) = self.inner.cluster.clone() else { return };
+        let hub = self.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(crate::cluster::RENEW_EVERY);
+            loop {
+                every.tick().await;
+                let games: Vec<(GameId, LocalGame)> = {
+                    let games = lock(&hub.inner.games);
+                    games.iter().map(|(id, handle)| (id.clone(), handle.clone())).collect()
+                };
+                for (id, handle) in games {
+                    match cluster.claim(&id).await {
+                        Ok(owner) if owner != cluster.node() => {
+                            tracing::warn!(game = %id, %owner, "another node took this game over");
+                            handle.stop().await;
+                        }
+                        Ok(_) => {}
+                        Err(error) => tracing::warn!(%error, "cannot renew game leases"),
+                    }
+                }
+            }
+        });
     }
 
     /// Starts every live game with a clock, e.g. after a restart, so its clock runs again.
@@ -264,6 +423,9 @@ impl GameHub {
     pub fn shutdown(&self) {
         self.inner.stopping.store(true, Ordering::SeqCst);
         let _ = self.inner.shutdown.send(());
+        if let Some(cluster) = &self.inner.cluster {
+            cluster.shutdown();
+        }
     }
 
     fn refuse_when_stopping(&self) -> Result<(), ServiceError> {
@@ -274,8 +436,8 @@ impl GameHub {
         }
     }
 
-    fn running(&self, id: &GameId) -> Option<GameHandle> {
-        let mut games = self.inner.games.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    pub(super) fn running(&self, id: &GameId) -> Option<LocalGame> {
+        let mut games = lock(&self.inner.games);
         match games.get(id) {
             Some(handle) if handle.is_running() => Some(handle.clone()),
             Some(_) => {
@@ -286,9 +448,9 @@ impl GameHub {
         }
     }
 
-    pub(super) fn start(&self, state: GameState) -> GameHandle {
+    pub(super) fn start(&self, state: GameState) -> LocalGame {
         let id = state.id().clone();
-        let mut games = self.inner.games.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut games = lock(&self.inner.games);
         if let Some(handle) = games.get(&id).filter(|handle| handle.is_running()) {
             return handle.clone();
         }
@@ -299,11 +461,15 @@ impl GameHub {
     }
 
     pub(super) fn remove_if_stopped(&self, id: &GameId) {
-        let mut games = self.inner.games.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut games = lock(&self.inner.games);
         if games.get(id).is_some_and(|handle| !handle.is_running()) {
             games.remove(id);
         }
     }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Stored plies are numbered from 0.

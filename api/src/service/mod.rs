@@ -6,10 +6,12 @@ mod driver;
 mod hub;
 mod matchmaking;
 mod online;
+mod remote;
 mod search;
 
 pub use convert::{CorruptGame, display_name};
 pub use hub::{Broadcast, CatchUp, GameHandle, GameHub, ServiceError, Subscription};
 pub use matchmaking::{GUEST_RATING, Matchmaking, Paired};
 pub use online::{MAX_SOCKETS_PER_PLAYER, Online, OnlineGuard};
+pub use remote::spawn_serving;
 pub use search::SearchPool;

@@ -6,6 +6,7 @@
 //! it turns messages into [`Command`]s and forwards them.
 
 use crate::accounts::rating::{is_provisional, shown};
+use crate::service::ServiceError;
 use crate::storage::RatingChange;
 use std::fmt::Display;
 use std::str::FromStr;
@@ -466,10 +467,52 @@ impl ServerMsg {
         }
     }
 
+    /// The game version the message brings the client to, if it is versioned.
+    pub fn version(&self) -> Option<u64> {
+        match self {
+            ServerMsg::Snapshot(snapshot) => Some(snapshot.version),
+            ServerMsg::Moved { version, .. }
+            | ServerMsg::Undone { version, .. }
+            | ServerMsg::DrawOffered { version, .. }
+            | ServerMsg::DrawDeclined { version, .. }
+            | ServerMsg::Ended { version, .. }
+            | ServerMsg::RematchAsked { version, .. }
+            | ServerMsg::RematchStarted { version, .. }
+            | ServerMsg::Left { version, .. } => Some(*version),
+            ServerMsg::Error { .. }
+            | ServerMsg::Pong
+            | ServerMsg::Presence { .. }
+            | ServerMsg::RatingChanged { .. } => None,
+        }
+    }
+
     /// The frame text.
     pub fn to_json(&self) -> String {
         // Plain structs with text keys always serialize.
         serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+impl From<&ServiceError> for ServerMsg {
+    /// The error a refused command gets.
+    fn from(error: &ServiceError) -> ServerMsg {
+        match error {
+            ServiceError::Command(error) => ServerMsg::from(*error),
+            ServiceError::Refused(msg) => (**msg).clone(),
+            _ => ServerMsg::error(refusal_code(error), error),
+        }
+    }
+}
+
+/// The code of the error a refused command gets.
+pub fn refusal_code(error: &ServiceError) -> &'static str {
+    match error {
+        ServiceError::Command(error) => error.code(),
+        ServiceError::NotFound(_) => codes::GAME_NOT_FOUND,
+        ServiceError::Refused(_) => "refused",
+        ServiceError::Storage(_) | ServiceError::Unavailable | ServiceError::Corrupt(_) => {
+            "unavailable"
+        }
     }
 }
 

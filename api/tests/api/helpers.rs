@@ -71,6 +71,37 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     TestApp { url, client: browser(), settings, stopper, _data: TempDir(dir), _postgres: postgres }
 }
 
+/// Starts `n` nodes sharing one new PostgreSQL database and one Redis (`TEST_DATABASE_URL`,
+/// `TEST_REDIS_URL`), under a key prefix of their own: a cluster.
+pub async fn spawn_nodes(n: usize) -> Vec<TestApp> {
+    let admin = admin_url().expect("a cluster needs PostgreSQL: set TEST_DATABASE_URL");
+    let redis = std::env::var("TEST_REDIS_URL").expect("a cluster needs Redis: set TEST_REDIS_URL");
+    let mut database = Some(TempDatabase::create(&admin).await);
+    let settings = Settings {
+        address: "127.0.0.1:0".parse().unwrap(),
+        database_url: Secret::new(database.as_ref().unwrap().url.clone()),
+        redis_url: Some(Secret::new(redis)),
+        redis_prefix: format!("outflank-test-{}", unique()),
+        ..Settings::from_lookup(|_| None).unwrap()
+    };
+    let mut nodes = Vec::new();
+    for i in 0..n {
+        let (url, stopper) = start(&settings).await;
+        let dir = std::env::temp_dir().join(format!("outflank-test-{}", unique()));
+        // The last node to be dropped drops the database.
+        let postgres = if i + 1 == n { database.take() } else { None };
+        nodes.push(TestApp {
+            url,
+            client: browser(),
+            settings: settings.clone(),
+            stopper,
+            _data: TempDir(dir),
+            _postgres: postgres,
+        });
+    }
+    nodes
+}
+
 async fn start(settings: &Settings) -> (String, Stopper) {
     let app = Application::build(settings).await.expect("server starts");
     let url = format!("http://{}", app.address());
@@ -99,11 +130,21 @@ impl TestApp {
         self.stopper = stopper;
     }
 
+    /// Stops the server gracefully, as a rolling restart does.
+    pub async fn stop(&self) {
+        self.stopper.stop().await;
+    }
+
     /// A person with a guest session named `nickname`.
     pub async fn user(&self, nickname: &str) -> User {
+        TestApp::user_at(&self.url, nickname).await
+    }
+
+    /// A person with a guest session named `nickname`, made on the server at `base`.
+    pub async fn user_at(base: &str, nickname: &str) -> User {
         let client = reqwest::Client::new();
         let response = client
-            .post(format!("{}/api/session", self.url))
+            .post(format!("{base}/api/session"))
             .json(&json!({ "nickname": nickname }))
             .send()
             .await
@@ -111,7 +152,7 @@ impl TestApp {
         assert_eq!(response.status(), 200);
         let cookie = response.headers()["set-cookie"].to_str().unwrap();
         let cookie = cookie.split(';').next().unwrap().to_owned();
-        User { base: self.url.clone(), client, cookie }
+        User { base: base.to_owned(), client, cookie }
     }
 
     /// A person whose session is the cookie `cookie` (`name=value`).
@@ -171,6 +212,11 @@ impl User {
         }
     }
 
+    /// The server this person talks to.
+    pub fn base(&self) -> &str {
+        &self.base
+    }
+
     /// The session cookie, `name=value`.
     pub fn cookie(&self) -> &str {
         &self.cookie
@@ -188,6 +234,26 @@ impl User {
     /// Follows the server to another address (after a restart).
     pub fn reconnect_to(&mut self, app: &TestApp) {
         self.base = app.url.clone();
+    }
+
+    /// Talks to the server at `base` from now on (another node of the same site).
+    pub fn set_base(&mut self, base: &str) {
+        base.clone_into(&mut self.base);
+    }
+
+    /// Like [`User::join`], but `None` when the game cannot be reached or answers with an
+    /// error instead of a snapshot.
+    pub async fn try_join(&self, id: &str) -> Option<(Socket, Value)> {
+        let ws_url = format!("{}/api/games/{id}/ws", self.base.replacen("http", "ws", 1));
+        let mut request = ws_url.into_client_request().ok()?;
+        if !self.cookie.is_empty() {
+            request.headers_mut().insert("cookie", self.cookie.parse().ok()?);
+        }
+        let (stream, _) = tokio_tungstenite::connect_async(request).await.ok()?;
+        let mut socket = Socket { stream };
+        socket.send(json!({ "type": "join", "game_id": id })).await;
+        let first = socket.next().await?;
+        (first["type"] == "snapshot").then_some((socket, first))
     }
 
     pub async fn get(&self, path: &str) -> reqwest::Response {

@@ -3,6 +3,8 @@
 //! PostgreSQL database (from `TEST_DATABASE_URL`) when `OUTFLANK_TEST_BACKEND=postgres`, with the
 //! matchmaking queue on Redis (`TEST_REDIS_URL`, under a key prefix of the test's own).
 
+// Shared with the cluster tests; each test binary uses part of it.
+#[allow(dead_code)]
 mod helpers;
 // Shared with the storage tests: fresh PostgreSQL databases. Each test binary uses part of it.
 #[allow(dead_code)]

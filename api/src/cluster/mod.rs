@@ -1,0 +1,437 @@
+//! Several nodes sharing live games through Redis.
+//!
+//! Each live game runs on one node, its owner, which holds a lease on it in Redis
+//! (`<prefix>:game:<id>:owner`). Sockets on other nodes reach the game through the owner: their
+//! commands and subscriptions travel as requests on the owner's channel (`<prefix>:node:<node>`)
+//! and come back as replies on theirs, and the owner publishes every message of the game on the
+//! game's channel (`<prefix>:game:<id>`), in order, for those nodes to pass on. A node proves it
+//! is alive with a short-lived key renewed every second; a lease whose owner stopped proving it
+//! is taken over by the next node that needs the game, which rebuilds it from the store.
+
+pub mod wire;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use rand::Rng;
+use redis::aio::{ConnectionManager, PubSubSink};
+use redis::{AsyncCommands, Script};
+use thiserror::Error;
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+use crate::domain::GameId;
+use crate::service::Broadcast;
+use wire::{GameWire, NodeMsg, Reply};
+
+/// How long a node's proof of life lasts; it is renewed every [`HEARTBEAT`].
+const ALIVE_MS: u64 = 4_000;
+const HEARTBEAT: Duration = Duration::from_secs(1);
+/// How long an owner's lease lasts without renewal; leases are renewed every [`RENEW_EVERY`].
+pub const LEASE_MS: u64 = 30_000;
+pub const RENEW_EVERY: Duration = Duration::from_secs(5);
+/// How long a request to another node may take.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
+/// How often games followed for local sockets are checked for a dead owner.
+const WATCH_EVERY: Duration = Duration::from_secs(1);
+/// Messages buffered per follower of a remote game.
+const FEED_BUFFER: usize = 256;
+
+/// Takes the lease when it is free, already ours, or held by a node that is no longer alive;
+/// returns the owner.
+const CLAIM: &str = r"
+local owner = redis.call('GET', KEYS[1])
+if owner == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return owner
+end
+if owner and redis.call('EXISTS', ARGV[3] .. owner .. ':alive') == 1 then
+  return owner
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return ARGV[1]
+";
+
+/// Gives the lease up, if it is ours.
+const RELEASE: &str = r"
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+";
+
+/// Why the cluster could not be reached.
+#[derive(Debug, Error)]
+pub enum ClusterError {
+    #[error("redis: {0}")]
+    Redis(#[from] redis::RedisError),
+    #[error("the node owning the game did not answer in time")]
+    Timeout,
+}
+
+/// This node's membership of the cluster. Cheap to clone.
+#[derive(Clone)]
+pub struct Cluster {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Cluster {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cluster").field("node", &self.inner.node).finish_non_exhaustive()
+    }
+}
+
+struct Inner {
+    node: String,
+    prefix: String,
+    client: redis::Client,
+    redis: ConnectionManager,
+    /// Where channels are subscribed; replaced when the connection is re-established.
+    sink: tokio::sync::Mutex<PubSubSink>,
+    /// Publications in the order they were made, sent by one task.
+    outbox: mpsc::UnboundedSender<(String, String)>,
+    pending: Mutex<HashMap<u64, oneshot::Sender<Reply>>>,
+    next_request: AtomicU64,
+    /// Remote games followed for sockets on this node, by id.
+    feeds: Mutex<HashMap<GameId, Feed>>,
+}
+
+struct Feed {
+    owner: String,
+    events: broadcast::Sender<Broadcast>,
+}
+
+impl Cluster {
+    /// Joins the cluster on Redis at `url`, with keys under `prefix`. Requests for this node
+    /// arrive on the returned receiver.
+    ///
+    /// # Errors
+    /// Redis cannot be reached.
+    pub async fn connect(
+        url: &str,
+        prefix: &str,
+    ) -> Result<(Cluster, mpsc::UnboundedReceiver<NodeMsg>), ClusterError> {
+        let client = redis::Client::open(url)?;
+        let redis = ConnectionManager::new(client.clone()).await?;
+        let node = format!("{:016x}", rand::rng().random::<u64>());
+        let (sink, stream) = client.get_async_pubsub().await?.split();
+        let (outbox, outgoing) = mpsc::unbounded_channel();
+        let inner = Arc::new(Inner {
+            node,
+            prefix: prefix.to_owned(),
+            client,
+            redis,
+            sink: tokio::sync::Mutex::new(sink),
+            outbox,
+            pending: Mutex::default(),
+            next_request: AtomicU64::new(1),
+            feeds: Mutex::default(),
+        });
+        let cluster = Cluster { inner };
+        cluster
+            .inner
+            .sink
+            .lock()
+            .await
+            .subscribe(cluster.node_channel(&cluster.inner.node))
+            .await?;
+        cluster.prove_alive().await?;
+        let (requests, incoming) = mpsc::unbounded_channel();
+        tokio::spawn(cluster.clone().publish_loop(outgoing));
+        tokio::spawn(cluster.clone().read_loop(stream, requests));
+        tokio::spawn(cluster.clone().heartbeat_loop());
+        tokio::spawn(cluster.clone().watch_loop());
+        Ok((cluster, incoming))
+    }
+
+    /// This node's id.
+    pub fn node(&self) -> &str {
+        &self.inner.node
+    }
+
+    /// Claims game `id` for this node when nobody alive owns it; returns the owner.
+    ///
+    /// # Errors
+    /// Redis cannot be reached.
+    pub async fn claim(&self, id: &GameId) -> Result<String, ClusterError> {
+        let mut redis = self.inner.redis.clone();
+        let owner: String = Script::new(CLAIM)
+            .key(self.owner_key(id))
+            .arg(&self.inner.node)
+            .arg(LEASE_MS)
+            .arg(format!("{}:node:", self.inner.prefix))
+            .invoke_async(&mut redis)
+            .await?;
+        Ok(owner)
+    }
+
+    /// Gives up the lease on `id` if this node holds it.
+    pub async fn release(&self, id: &GameId) {
+        let mut redis = self.inner.redis.clone();
+        let released: Result<i64, _> = Script::new(RELEASE)
+            .key(self.owner_key(id))
+            .arg(&self.inner.node)
+            .invoke_async(&mut redis)
+            .await;
+        if let Err(error) = released {
+            tracing::warn!(game = %id, %error, "releasing a game's lease failed");
+        }
+    }
+
+    /// Publishes what game `id` broadcast, for its sockets on other nodes.
+    pub fn publish(&self, id: &GameId, broadcast: &Broadcast) {
+        let wire = match broadcast {
+            Broadcast::Shutdown => GameWire::Closed { node: self.inner.node.clone() },
+            other => match other.to_message() {
+                Some(msg) => GameWire::Msg { msg },
+                None => return,
+            },
+        };
+        self.send(self.game_channel(id), &wire);
+    }
+
+    /// Tells followers on other nodes that this node stopped running game `id`.
+    pub fn closed(&self, id: &GameId) {
+        self.send(self.game_channel(id), &GameWire::Closed { node: self.inner.node.clone() });
+    }
+
+    /// Sends `request` (its `id` and `from` filled in here) to node `owner` and waits for the
+    /// reply.
+    ///
+    /// # Errors
+    /// Redis cannot be reached, or the owner did not answer in time.
+    pub async fn request(
+        &self,
+        owner: &str,
+        request: impl FnOnce(u64, String) -> NodeMsg,
+    ) -> Result<Reply, ClusterError> {
+        let id = self.inner.next_request.fetch_add(1, Ordering::Relaxed);
+        let (reply, answer) = oneshot::channel();
+        lock(&self.inner.pending).insert(id, reply);
+        self.send(self.node_channel(owner), &request(id, self.inner.node.clone()));
+        let outcome = tokio::time::timeout(REQUEST_TIMEOUT, answer).await;
+        lock(&self.inner.pending).remove(&id);
+        match outcome {
+            Ok(Ok(reply)) => Ok(reply),
+            _ => Err(ClusterError::Timeout),
+        }
+    }
+
+    /// Sends `msg` to node `node` without waiting for anything.
+    pub fn tell(&self, node: &str, msg: &NodeMsg) {
+        self.send(self.node_channel(node), msg);
+    }
+
+    /// Answers request `id` of node `to`.
+    pub fn reply(&self, to: &str, id: u64, body: Reply) {
+        self.send(self.node_channel(to), &NodeMsg::Reply { id, body });
+    }
+
+    /// Follows game `id`, run by `owner`, for a socket on this node: the game's messages from
+    /// now on. Subscribed before returning, so nothing published afterwards is missed.
+    ///
+    /// # Errors
+    /// Redis cannot be reached.
+    pub async fn follow(
+        &self,
+        id: &GameId,
+        owner: &str,
+    ) -> Result<broadcast::Receiver<Broadcast>, ClusterError> {
+        {
+            let feeds = lock(&self.inner.feeds);
+            if let Some(feed) = feeds.get(id).filter(|feed| feed.owner == owner) {
+                return Ok(feed.events.subscribe());
+            }
+        }
+        self.inner.sink.lock().await.subscribe(self.game_channel(id)).await?;
+        let mut feeds = lock(&self.inner.feeds);
+        let feed = feeds.entry(id.clone()).or_insert_with(|| Feed {
+            owner: owner.to_owned(),
+            events: broadcast::channel(FEED_BUFFER).0,
+        });
+        if feed.owner != owner {
+            // The game moved to another node: followers of the old one start again.
+            *feed = Feed { owner: owner.to_owned(), events: broadcast::channel(FEED_BUFFER).0 };
+        }
+        Ok(feed.events.subscribe())
+    }
+
+    /// Tells every socket following a remote game that this node is shutting down.
+    pub fn shutdown(&self) {
+        for feed in lock(&self.inner.feeds).values() {
+            let _ = feed.events.send(Broadcast::Shutdown);
+        }
+    }
+
+    fn send(&self, channel: String, msg: &impl serde::Serialize) {
+        match serde_json::to_string(msg) {
+            Ok(payload) => {
+                let _ = self.inner.outbox.send((channel, payload));
+            }
+            Err(error) => tracing::error!(%error, "a cluster message could not be encoded"),
+        }
+    }
+
+    fn owner_key(&self, id: &GameId) -> String {
+        format!("{}:game:{id}:owner", self.inner.prefix)
+    }
+
+    fn game_channel(&self, id: &GameId) -> String {
+        format!("{}:game:{id}", self.inner.prefix)
+    }
+
+    fn node_channel(&self, node: &str) -> String {
+        format!("{}:node:{node}", self.inner.prefix)
+    }
+
+    fn alive_key(&self, node: &str) -> String {
+        format!("{}:node:{node}:alive", self.inner.prefix)
+    }
+
+    async fn prove_alive(&self) -> Result<(), ClusterError> {
+        let mut redis = self.inner.redis.clone();
+        let () = redis.pset_ex(self.alive_key(&self.inner.node), 1, ALIVE_MS).await?;
+        Ok(())
+    }
+
+    async fn is_alive(&self, node: &str) -> Result<bool, ClusterError> {
+        let mut redis = self.inner.redis.clone();
+        Ok(redis.exists(self.alive_key(node)).await?)
+    }
+
+    /// Publishes in order, one at a time; a failed publication is retried once the connection
+    /// is back, so a game's messages are never reordered.
+    async fn publish_loop(self, mut outgoing: mpsc::UnboundedReceiver<(String, String)>) {
+        let mut redis = self.inner.redis.clone();
+        while let Some((channel, payload)) = outgoing.recv().await {
+            let mut attempts = 0;
+            while let Err(error) = redis.publish::<_, _, i64>(&channel, &payload).await {
+                attempts += 1;
+                if attempts == 1 {
+                    tracing::warn!(%error, "publishing to the cluster failed; retrying");
+                }
+                if attempts > 50 {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
+
+    /// Reads this node's channels: replies complete requests, requests go to `requests`, and
+    /// game messages go to the sockets following the game. Reconnects when Redis goes away.
+    async fn read_loop(
+        self,
+        mut stream: redis::aio::PubSubStream,
+        requests: mpsc::UnboundedSender<NodeMsg>,
+    ) {
+        let node_channel = self.node_channel(&self.inner.node);
+        let game_prefix = format!("{}:game:", self.inner.prefix);
+        loop {
+            while let Some(msg) = stream.next().await {
+                let channel = msg.get_channel_name().to_owned();
+                let Ok(payload) = msg.get_payload::<String>() else { continue };
+                if channel == node_channel {
+                    match serde_json::from_str::<NodeMsg>(&payload) {
+                        Ok(NodeMsg::Reply { id, body }) => {
+                            if let Some(reply) = lock(&self.inner.pending).remove(&id) {
+                                let _ = reply.send(body);
+                            }
+                        }
+                        Ok(request) => {
+                            let _ = requests.send(request);
+                        }
+                        Err(error) => tracing::warn!(%error, "unreadable cluster request"),
+                    }
+                } else if let Some(game) = channel.strip_prefix(&game_prefix) {
+                    let Ok(id) = game.parse::<GameId>() else { continue };
+                    match serde_json::from_str::<GameWire>(&payload) {
+                        Ok(GameWire::Msg { msg }) => {
+                            if let Some(feed) = lock(&self.inner.feeds).get(&id) {
+                                let _ = feed.events.send(Broadcast::Wire(msg));
+                            }
+                        }
+                        Ok(GameWire::Closed { node }) => {
+                            let followed = lock(&self.inner.feeds)
+                                .get(&id)
+                                .is_some_and(|feed| feed.owner == node);
+                            if followed {
+                                self.drop_feed(&id).await;
+                            }
+                        }
+                        Err(error) => tracing::warn!(%error, "unreadable game message"),
+                    }
+                }
+            }
+            tracing::warn!("lost the cluster's pub/sub connection; reconnecting");
+            stream = self.reconnect().await;
+        }
+    }
+
+    /// A new pub/sub connection with this node's channel subscribed. Followed games are
+    /// dropped (their sockets resubscribe), since messages may have been missed meanwhile.
+    async fn reconnect(&self) -> redis::aio::PubSubStream {
+        lock(&self.inner.feeds).clear();
+        loop {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            let connected = async {
+                let (mut sink, stream) = self.inner.client.get_async_pubsub().await?.split();
+                sink.subscribe(self.node_channel(&self.inner.node)).await?;
+                Ok::<_, redis::RedisError>((sink, stream))
+            }
+            .await;
+            match connected {
+                Ok((sink, stream)) => {
+                    *self.inner.sink.lock().await = sink;
+                    return stream;
+                }
+                Err(error) => tracing::warn!(%error, "cannot reach Redis yet"),
+            }
+        }
+    }
+
+    async fn drop_feed(&self, id: &GameId) {
+        let removed = lock(&self.inner.feeds).remove(id);
+        if removed.is_some() {
+            let _ = self.inner.sink.lock().await.unsubscribe(self.game_channel(id)).await;
+        }
+    }
+
+    async fn heartbeat_loop(self) {
+        let mut every = tokio::time::interval(HEARTBEAT);
+        loop {
+            every.tick().await;
+            if let Err(error) = self.prove_alive().await {
+                tracing::warn!(%error, "cannot renew this node's proof of life");
+            }
+        }
+    }
+
+    /// Drops feeds nobody follows any more, and feeds whose owner died, so their sockets
+    /// resubscribe and the game is taken over.
+    async fn watch_loop(self) {
+        let mut every = tokio::time::interval(WATCH_EVERY);
+        loop {
+            every.tick().await;
+            let feeds: Vec<(GameId, String, usize)> = lock(&self.inner.feeds)
+                .iter()
+                .map(|(id, feed)| (id.clone(), feed.owner.clone(), feed.events.receiver_count()))
+                .collect();
+            for (id, owner, followers) in feeds {
+                let dead = followers > 0 && matches!(self.is_alive(&owner).await, Ok(false));
+                if followers == 0 || dead {
+                    if dead {
+                        tracing::info!(game = %id, %owner, "the node running a game is gone");
+                    }
+                    self.drop_feed(&id).await;
+                }
+            }
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}

@@ -1,0 +1,68 @@
+//! Two nodes in one process: a game whose players are on different nodes.
+
+use serde_json::json;
+
+use crate::helpers::spawn_nodes;
+use crate::play::friend_game;
+
+#[actix_web::test]
+async fn players_on_different_nodes_see_each_others_moves() {
+    let nodes = spawn_nodes(2).await;
+    let mut table = friend_game(&nodes[0], &nodes[1]).await;
+    let mut played = Vec::new();
+    for _ in 0..6 {
+        played.push(table.play_one().await);
+    }
+    assert_eq!(table.stored_moves(&nodes[0]).await, played);
+}
+
+#[actix_web::test]
+async fn a_spectator_on_a_third_node_watches_live() {
+    let nodes = spawn_nodes(3).await;
+    let mut table = friend_game(&nodes[0], &nodes[1]).await;
+    let (mut spectator, view) = nodes[2].stranger().join(&table.id).await;
+    assert_eq!(view["you"], "spectator");
+    let square = table.play_one().await;
+    assert_eq!(spectator.until("moved").await["last_move"]["square"], square.as_str());
+}
+
+#[actix_web::test]
+async fn a_refused_command_on_another_node_gets_the_owners_reason() {
+    let nodes = spawn_nodes(2).await;
+    let mut table = friend_game(&nodes[0], &nodes[1]).await;
+    // White tries to move first.
+    table.white.1.send(json!({ "type": "move", "square": "d3" })).await;
+    let error = table.white.1.expect("error").await;
+    assert_eq!(error["code"], "not_your_turn");
+}
+
+#[actix_web::test]
+async fn presence_counts_connections_on_every_node() {
+    let nodes = spawn_nodes(2).await;
+    let mut table = friend_game(&nodes[0], &nodes[1]).await;
+    table.black.1.presence_becomes(true, true).await;
+    drop(table.white);
+    table.black.1.presence_becomes(true, false).await;
+}
+
+#[actix_web::test]
+async fn a_stopped_node_hands_its_games_to_the_others() {
+    let nodes = spawn_nodes(3).await;
+    // Bob joins on node 1, so the game runs there.
+    let mut table = friend_game(&nodes[0], &nodes[1]).await;
+    let mut played = vec![table.play_one().await, table.play_one().await];
+
+    nodes[1].stop().await;
+    // Whoever was on node 1 comes back through node 2; the other stays on node 0.
+    for user in [&mut table.black.0, &mut table.white.0] {
+        if user.base() == nodes[1].url {
+            user.set_base(&nodes[2].url);
+        }
+    }
+    let view = table.rejoin().await.expect("the game is reachable after its node stopped");
+    assert_eq!(view["moves"].as_array().unwrap().len(), 2);
+
+    played.push(table.play_one().await);
+    played.push(table.play_one().await);
+    assert_eq!(table.stored_moves(&nodes[2]).await, played);
+}
