@@ -13,11 +13,11 @@ pub mod wire;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 use rand::Rng;
-use redis::aio::{ConnectionManager, PubSubSink};
+use redis::aio::{ConnectionManager, ConnectionManagerConfig, PubSubSink};
 use redis::{AsyncCommands, Script};
 use thiserror::Error;
 use tokio::sync::{broadcast, mpsc, oneshot};
@@ -32,10 +32,15 @@ const HEARTBEAT: Duration = Duration::from_secs(1);
 /// How long an owner's lease lasts without renewal; leases are renewed every [`RENEW_EVERY`].
 pub const LEASE_MS: u64 = 30_000;
 pub const RENEW_EVERY: Duration = Duration::from_secs(5);
+/// How long one Redis operation may take before it counts as failed.
+const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
 /// How long a request to another node may take.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
 /// How often games followed for local sockets are checked for a dead owner.
 const WATCH_EVERY: Duration = Duration::from_secs(1);
+/// After Redis comes back, how long followers wait before resubscribing, so that owners have
+/// claimed their games again first.
+const RESUBSCRIBE_AFTER: Duration = Duration::from_millis(1_500);
 /// Messages buffered per follower of a remote game.
 const FEED_BUFFER: usize = 256;
 
@@ -67,7 +72,7 @@ return 0
 pub enum ClusterError {
     #[error("redis: {0}")]
     Redis(#[from] redis::RedisError),
-    #[error("the node owning the game did not answer in time")]
+    #[error("the node owning the game (or Redis) did not answer in time")]
     Timeout,
 }
 
@@ -90,12 +95,14 @@ struct Inner {
     redis: ConnectionManager,
     /// Where channels are subscribed; replaced when the connection is re-established.
     sink: tokio::sync::Mutex<PubSubSink>,
-    /// Publications in the order they were made, sent by one task.
-    outbox: mpsc::UnboundedSender<(String, String)>,
+    /// Publications in the order they were made, with when, sent by one task.
+    outbox: mpsc::UnboundedSender<(String, String, Instant)>,
     pending: Mutex<HashMap<u64, oneshot::Sender<Reply>>>,
     next_request: AtomicU64,
     /// Remote games followed for sockets on this node, by id.
     feeds: Mutex<HashMap<GameId, Feed>>,
+    /// Told when the connection to Redis came back, so owners renew their leases at once.
+    reconnected: tokio::sync::Notify,
 }
 
 struct Feed {
@@ -114,7 +121,11 @@ impl Cluster {
         prefix: &str,
     ) -> Result<(Cluster, mpsc::UnboundedReceiver<NodeMsg>), ClusterError> {
         let client = redis::Client::open(url)?;
-        let redis = ConnectionManager::new(client.clone()).await?;
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(REDIS_TIMEOUT)
+            .set_response_timeout(REDIS_TIMEOUT)
+            .set_number_of_retries(2);
+        let redis = ConnectionManager::new_with_config(client.clone(), config).await?;
         let node = format!("{:016x}", rand::rng().random::<u64>());
         let (sink, stream) = client.get_async_pubsub().await?.split();
         let (outbox, outgoing) = mpsc::unbounded_channel();
@@ -128,6 +139,7 @@ impl Cluster {
             pending: Mutex::default(),
             next_request: AtomicU64::new(1),
             feeds: Mutex::default(),
+            reconnected: tokio::sync::Notify::new(),
         });
         let cluster = Cluster { inner };
         cluster
@@ -245,7 +257,15 @@ impl Cluster {
                 return Ok(feed.events.subscribe());
             }
         }
-        self.inner.sink.lock().await.subscribe(self.game_channel(id)).await?;
+        let channel = self.game_channel(id);
+        let subscribed = tokio::time::timeout(REDIS_TIMEOUT, async {
+            self.inner.sink.lock().await.subscribe(channel).await
+        })
+        .await;
+        match subscribed {
+            Ok(result) => result?,
+            Err(_) => return Err(ClusterError::Timeout),
+        }
         let mut feeds = lock(&self.inner.feeds);
         let feed = feeds.entry(id.clone()).or_insert_with(|| Feed {
             owner: owner.to_owned(),
@@ -258,6 +278,12 @@ impl Cluster {
         Ok(feed.events.subscribe())
     }
 
+    /// Waits until the connection to Redis has come back after a loss (Redis may have lost
+    /// every lease).
+    pub async fn reconnected(&self) {
+        self.inner.reconnected.notified().await;
+    }
+
     /// Tells every socket following a remote game that this node is shutting down.
     pub fn shutdown(&self) {
         for feed in lock(&self.inner.feeds).values() {
@@ -268,7 +294,7 @@ impl Cluster {
     fn send(&self, channel: String, msg: &impl serde::Serialize) {
         match serde_json::to_string(msg) {
             Ok(payload) => {
-                let _ = self.inner.outbox.send((channel, payload));
+                let _ = self.inner.outbox.send((channel, payload, Instant::now()));
             }
             Err(error) => tracing::error!(%error, "a cluster message could not be encoded"),
         }
@@ -301,21 +327,18 @@ impl Cluster {
         Ok(redis.exists(self.alive_key(node)).await?)
     }
 
-    /// Publishes in order, one at a time; a failed publication is retried once the connection
-    /// is back, so a game's messages are never reordered.
-    async fn publish_loop(self, mut outgoing: mpsc::UnboundedReceiver<(String, String)>) {
+    /// Publishes in order, one at a time. A publication that fails is dropped, not retried:
+    /// a request sent late could be applied after its sender was told it failed, and followers
+    /// resubscribe anyway once the connection is back.
+    async fn publish_loop(self, mut outgoing: mpsc::UnboundedReceiver<(String, String, Instant)>) {
         let mut redis = self.inner.redis.clone();
-        while let Some((channel, payload)) = outgoing.recv().await {
-            let mut attempts = 0;
-            while let Err(error) = redis.publish::<_, _, i64>(&channel, &payload).await {
-                attempts += 1;
-                if attempts == 1 {
-                    tracing::warn!(%error, "publishing to the cluster failed; retrying");
-                }
-                if attempts > 50 {
-                    break;
-                }
-                tokio::time::sleep(Duration::from_millis(100)).await;
+        while let Some((channel, payload, made)) = outgoing.recv().await {
+            // Queued behind failures for so long that its request has timed out: drop it.
+            if made.elapsed() >= REQUEST_TIMEOUT {
+                continue;
+            }
+            if let Err(error) = redis.publish::<_, _, i64>(&channel, &payload).await {
+                tracing::warn!(%error, "publishing to the cluster failed");
             }
         }
     }
@@ -370,24 +393,37 @@ impl Cluster {
         }
     }
 
-    /// A new pub/sub connection with this node's channel subscribed. Followed games are
-    /// dropped (their sockets resubscribe), since messages may have been missed meanwhile.
+    /// A new pub/sub connection with this node's channel subscribed. Owners are told first, to
+    /// claim their games again; a moment later the followed games are dropped (their sockets
+    /// resubscribe, since messages may have been missed meanwhile), by when the owners hold
+    /// their leases again.
     async fn reconnect(&self) -> redis::aio::PubSubStream {
-        lock(&self.inner.feeds).clear();
         loop {
             tokio::time::sleep(Duration::from_millis(500)).await;
-            let connected = async {
+            let connected = tokio::time::timeout(REDIS_TIMEOUT, async {
                 let (mut sink, stream) = self.inner.client.get_async_pubsub().await?.split();
                 sink.subscribe(self.node_channel(&self.inner.node)).await?;
                 Ok::<_, redis::RedisError>((sink, stream))
-            }
+            })
             .await;
             match connected {
-                Ok((sink, stream)) => {
+                Ok(Ok((sink, stream))) => {
                     *self.inner.sink.lock().await = sink;
+                    let _ = self.prove_alive().await;
+                    self.inner.reconnected.notify_waiters();
+                    let cluster = self.clone();
+                    tokio::spawn(async move {
+                        tokio::time::sleep(RESUBSCRIBE_AFTER).await;
+                        let followed: Vec<GameId> =
+                            lock(&cluster.inner.feeds).keys().cloned().collect();
+                        for id in followed {
+                            cluster.drop_feed(&id).await;
+                        }
+                    });
                     return stream;
                 }
-                Err(error) => tracing::warn!(%error, "cannot reach Redis yet"),
+                Ok(Err(error)) => tracing::warn!(%error, "cannot reach Redis yet"),
+                Err(_) => tracing::warn!("cannot reach Redis yet"),
             }
         }
     }
@@ -395,7 +431,11 @@ impl Cluster {
     async fn drop_feed(&self, id: &GameId) {
         let removed = lock(&self.inner.feeds).remove(id);
         if removed.is_some() {
-            let _ = self.inner.sink.lock().await.unsubscribe(self.game_channel(id)).await;
+            let channel = self.game_channel(id);
+            let _ = tokio::time::timeout(REDIS_TIMEOUT, async {
+                self.inner.sink.lock().await.unsubscribe(channel).await
+            })
+            .await;
         }
     }
 

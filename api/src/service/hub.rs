@@ -377,7 +377,10 @@ impl GameHub {
         tokio::spawn(async move {
             let mut every = tokio::time::interval(crate::cluster::RENEW_EVERY);
             loop {
-                every.tick().await;
+                tokio::select! {
+                    _ = every.tick() => {}
+                    () = cluster.reconnected() => {}
+                }
                 let games: Vec<(GameId, LocalGame)> = {
                     let games = lock(&hub.inner.games);
                     games.iter().map(|(id, handle)| (id.clone(), handle.clone())).collect()

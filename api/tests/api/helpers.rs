@@ -74,8 +74,15 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
 /// Starts `n` nodes sharing one new PostgreSQL database and one Redis (`TEST_DATABASE_URL`,
 /// `TEST_REDIS_URL`), under a key prefix of their own: a cluster.
 pub async fn spawn_nodes(n: usize) -> Vec<TestApp> {
-    let admin = admin_url().expect("a cluster needs PostgreSQL: set TEST_DATABASE_URL");
     let redis = std::env::var("TEST_REDIS_URL").expect("a cluster needs Redis: set TEST_REDIS_URL");
+    spawn_nodes_on(n, &redis).await
+}
+
+/// Starts `n` nodes sharing one new PostgreSQL database (`TEST_DATABASE_URL`) and the Redis at
+/// `redis`.
+pub async fn spawn_nodes_on(n: usize, redis: &str) -> Vec<TestApp> {
+    let admin = admin_url().expect("a cluster needs PostgreSQL: set TEST_DATABASE_URL");
+    let redis = redis.to_owned();
     let mut database = Some(TempDatabase::create(&admin).await);
     let settings = Settings {
         address: "127.0.0.1:0".parse().unwrap(),
@@ -249,7 +256,8 @@ impl User {
         if !self.cookie.is_empty() {
             request.headers_mut().insert("cookie", self.cookie.parse().ok()?);
         }
-        let (stream, _) = tokio_tungstenite::connect_async(request).await.ok()?;
+        let connected = tokio::time::timeout(TIMEOUT, tokio_tungstenite::connect_async(request));
+        let (stream, _) = connected.await.ok()?.ok()?;
         let mut socket = Socket { stream };
         socket.send(json!({ "type": "join", "game_id": id })).await;
         let first = socket.next().await?;

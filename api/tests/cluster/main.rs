@@ -9,5 +9,6 @@ mod helpers;
 mod storage_support;
 
 mod failover;
+mod faults;
 mod play;
 mod two_nodes;

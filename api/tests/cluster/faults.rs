@@ -1,0 +1,89 @@
+//! Redis going away during play: players get clear errors meanwhile, and once it is back the
+//! game goes on with every acknowledged move intact.
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::helpers::spawn_nodes_on;
+use crate::play::friend_game;
+
+/// A Redis server of this test's own, which keeps nothing on disk.
+struct Redis {
+    port: u16,
+    child: Option<Child>,
+}
+
+impl Redis {
+    fn start(port: u16) -> Redis {
+        let child = Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", ""])
+            .args(["--appendonly", "no"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("redis-server starts (tests/services.sh installs it)");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "redis-server did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Redis { port, child: Some(child) }
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+#[actix_web::test]
+async fn a_game_survives_redis_restarting_during_play() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut redis = Redis::start(port);
+    let nodes = spawn_nodes_on(2, &redis.url()).await;
+    let mut table = friend_game(&nodes[0], &nodes[1]).await;
+    let mut played = vec![table.play_one().await, table.play_one().await];
+    // Ann, on the node that does not run the game, is to move next.
+    let remote_is_black = table.black.0.base() != table.joiner_base;
+    if (table.position["to_move"] == "black") != remote_is_black {
+        played.push(table.play_one().await);
+    }
+
+    redis.kill();
+    // Meanwhile her move gets a clear error instead of hanging, and changes nothing.
+    let remote = if remote_is_black { &mut table.black.1 } else { &mut table.white.1 };
+    let square = crate::helpers::legal_squares(&table.position)[0].clone();
+    remote.send(json!({ "type": "move", "square": square })).await;
+    let answer = remote.until("error").await;
+    assert_eq!(answer["code"], "unavailable");
+
+    let _redis = Redis::start(port);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let view = loop {
+        if let Some(view) = table.rejoin().await {
+            break view;
+        }
+        assert!(Instant::now() < deadline, "the game did not come back after Redis did");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    };
+    let moves: Vec<&str> =
+        view["moves"].as_array().unwrap().iter().map(|ply| ply["move"].as_str().unwrap()).collect();
+    assert_eq!(moves, played);
+    played.push(table.play_one().await);
+    played.push(table.play_one().await);
+    assert_eq!(table.stored_moves(&nodes[0]).await, played);
+}
