@@ -127,7 +127,8 @@ impl Store {
             Backend::Postgres => {
                 AnyPoolOptions::new()
                     .max_connections(10)
-                    .acquire_timeout(Duration::from_secs(10))
+                    // While the database is away, a player waits at most this long for the error.
+                    .acquire_timeout(Duration::from_secs(5))
                     .connect(url)
                     .await
             }

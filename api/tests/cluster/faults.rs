@@ -87,3 +87,115 @@ async fn a_game_survives_redis_restarting_during_play() {
     played.push(table.play_one().await);
     assert_eq!(table.stored_moves(&nodes[0]).await, played);
 }
+
+/// A PostgreSQL server of this test's own, run as the `postgres` system user.
+struct Postgres {
+    dir: std::path::PathBuf,
+    port: u16,
+}
+
+impl Postgres {
+    fn run(args: &[&str]) {
+        let status = Command::new("runuser")
+            .args(["-u", "postgres", "--"])
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .expect("runuser runs PostgreSQL's tools as the postgres user");
+        assert!(status.success(), "{args:?} failed");
+    }
+
+    fn init(port: u16) -> Postgres {
+        let dir = std::env::temp_dir().join(format!("outflank-pg-{}-{port}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Command::new("chown").args(["postgres:postgres", dir.to_str().unwrap()]).status().unwrap();
+        let data = dir.join("data");
+        Postgres::run(&["initdb", "-D", data.to_str().unwrap(), "-U", "postgres", "-A", "trust"]);
+        let postgres = Postgres { dir, port };
+        postgres.start();
+        postgres
+    }
+
+    fn start(&self) {
+        let options =
+            format!("-p {} -k {} -c listen_addresses=127.0.0.1", self.port, self.dir.display());
+        let data = self.dir.join("data");
+        Postgres::run(&["pg_ctl", "-D", data.to_str().unwrap(), "-o", &options, "-w", "start"]);
+    }
+
+    fn stop(&self) {
+        let data = self.dir.join("data");
+        Postgres::run(&["pg_ctl", "-D", data.to_str().unwrap(), "-m", "fast", "-w", "stop"]);
+    }
+
+    fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        let data = self.dir.join("data");
+        let _ = Command::new("runuser")
+            .args([
+                "-u",
+                "postgres",
+                "--",
+                "pg_ctl",
+                "-D",
+                data.to_str().unwrap(),
+                "-m",
+                "immediate",
+            ])
+            .args(["stop"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+#[actix_web::test]
+async fn a_game_survives_postgres_restarting_during_play() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let postgres = Postgres::init(port);
+    let url = postgres.url();
+    let app = crate::helpers::spawn_app_with(|settings| {
+        settings.database_url = outflank_api::configuration::Secret::new(url);
+    })
+    .await;
+    let mut table = friend_game(&app, &app).await;
+    let mut played = vec![table.play_one().await, table.play_one().await];
+
+    postgres.stop();
+    // A move meanwhile is refused with a clear error, and nothing changes.
+    let square = crate::helpers::legal_squares(&table.position)[0].clone();
+    let mover =
+        if table.position["to_move"] == "black" { &mut table.black.1 } else { &mut table.white.1 };
+    mover.send(json!({ "type": "move", "square": square })).await;
+    assert_eq!(mover.until("error").await["code"], "unavailable");
+
+    postgres.start();
+    // The player tries again until the store takes it.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        mover.send(json!({ "type": "move", "square": square })).await;
+        let answer = mover.next().await.expect("socket open");
+        if answer["type"] == "moved" {
+            assert_eq!(answer["last_move"]["square"], square.as_str());
+            table.position = answer;
+            break;
+        }
+        assert_eq!(answer["code"], "unavailable", "{answer}");
+        assert!(Instant::now() < deadline, "the store never came back");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    played.push(square);
+    // The other player's socket sees the move once, then play goes on.
+    let watcher =
+        if table.position["to_move"] == "black" { &mut table.black.1 } else { &mut table.white.1 };
+    watcher.until("moved").await;
+    played.push(table.play_one().await);
+    assert_eq!(table.stored_moves(&app).await, played);
+}
