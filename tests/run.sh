@@ -44,5 +44,8 @@ step "browser tests"
 tests/browser/run.sh
 # --- end of browser tests ---
 
+step "fuzzing: record parsing, position strings, WebSocket messages (30 s each)"
+fuzz/run.sh 30
+
 echo
 echo "all tests passed"
