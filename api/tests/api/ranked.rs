@@ -35,6 +35,18 @@ async fn seat(user: &User, id: &str) -> (Socket, String) {
     (socket, view["you"].as_str().unwrap().to_owned())
 }
 
+/// Alice and Bob play a ranked game that Alice resigns; returns both and the game's id once
+/// the ratings have moved.
+async fn alice_resigns_to_bob(app: &TestApp) -> (User, User, String) {
+    let alice = named_account(app, "alice-sub", "Alice").await;
+    let bob = named_account(app, "bob-sub", "Bob").await;
+    let id = pair(&alice, &bob).await;
+    let (mut game, _) = seat(&alice, &id).await;
+    game.send(json!({ "type": "resign" })).await;
+    game.until("rating_changed").await;
+    (alice, bob, id)
+}
+
 #[actix_web::test]
 async fn an_account_without_a_public_name_must_choose_one_first() {
     let app = app().await;
@@ -113,12 +125,7 @@ async fn a_ranked_result_moves_both_ratings_and_shows_everywhere() {
 #[actix_web::test]
 async fn two_accounts_play_ranked_again_after_a_result() {
     let app = app().await;
-    let alice = named_account(&app, "alice-sub", "Alice").await;
-    let bob = named_account(&app, "bob-sub", "Bob").await;
-    let id = pair(&alice, &bob).await;
-    let (mut game, _) = seat(&alice, &id).await;
-    game.send(json!({ "type": "resign" })).await;
-    game.until("rating_changed").await;
+    let (alice, bob, id) = alice_resigns_to_bob(&app).await;
     // Alice at 1,180 and Bob at 1,220 are within the starting gap, so they meet again at once.
     let again = pair(&alice, &bob).await;
     assert_ne!(again, id);
@@ -146,12 +153,7 @@ async fn a_leaderboard_page_must_be_a_number_from_one() {
 #[actix_web::test]
 async fn deleting_an_account_signs_out_and_keeps_its_games_under_a_deleted_player() {
     let app = app().await;
-    let alice = named_account(&app, "alice-sub", "Alice").await;
-    let bob = named_account(&app, "bob-sub", "Bob").await;
-    let id = pair(&alice, &bob).await;
-    let (mut game, _) = seat(&alice, &id).await;
-    game.send(json!({ "type": "resign" })).await;
-    game.until("rating_changed").await;
+    let (alice, bob, id) = alice_resigns_to_bob(&app).await;
 
     let response = alice.delete("/api/account").await;
     assert_eq!(response.status(), 204);
