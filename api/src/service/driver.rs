@@ -262,6 +262,10 @@ impl Driver {
                         now,
                     );
                     store.create_game_with(&row, &[], now, room.is_some()).await?;
+                    if let Some(cluster) = &self.inner.cluster {
+                        // A new id is free: this claims it, so the rematch runs here too.
+                        cluster.claim(game_id).await.map_err(|_| ServiceError::Unavailable)?;
+                    }
                     let next =
                         GameState::new(game_id.clone(), setup.clone(), self.inner.timing, now);
                     hub.start(next);

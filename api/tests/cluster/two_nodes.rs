@@ -66,3 +66,24 @@ async fn a_stopped_node_hands_its_games_to_the_others() {
     played.push(table.play_one().await);
     assert_eq!(table.stored_moves(&nodes[2]).await, played);
 }
+
+#[actix_web::test]
+async fn a_rematch_across_nodes_runs_where_it_was_agreed() {
+    let nodes = spawn_nodes(2).await;
+    let mut table = friend_game(&nodes[0], &nodes[1]).await;
+    table.black.1.send(json!({ "type": "resign" })).await;
+    table.white.1.until("ended").await;
+    table.black.1.send(json!({ "type": "rematch" })).await;
+    table.white.1.until("rematch_asked").await;
+    table.white.1.send(json!({ "type": "rematch" })).await;
+    let started = table.black.1.until("rematch_started").await;
+    let next = started["game_id"].as_str().unwrap();
+
+    // Colours swap: the old White opens the new game as Black, each on their own node.
+    let (mut black, view) = table.white.0.join(next).await;
+    let (mut white, _) = table.black.0.join(next).await;
+    assert_eq!(view["you"], "black");
+    let square = crate::helpers::legal_squares(&view)[0].clone();
+    black.play(&square).await;
+    assert_eq!(white.until("moved").await["last_move"]["square"], square.as_str());
+}
