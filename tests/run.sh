@@ -44,6 +44,9 @@ step "browser tests"
 tests/browser/run.sh
 # --- end of browser tests ---
 
+step "load: 200 concurrent friend games against a real server (tests/load.sh short)"
+tests/load.sh short
+
 step "fuzzing: record parsing, position strings, WebSocket messages (30 s each)"
 fuzz/run.sh 30
 

@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# Load runs: builds the server and the load tool (tests/load), starts the server on a free port
+# with a temporary database and raised rate limits, plays many friend games against it, stops
+# it and exits with the tool's status. docs/performance.md records the results.
+#
+#   tests/load.sh short          200 games for 30 s at 0.3–1 s per move, then 10 games at
+#                                0–50 ms per move for 10 s, so games end and rematch; no error
+#                                allowed (debug builds; under a minute once built)
+#   tests/load.sh full           5,000 games / 10,000 sockets at human pace (2–6 s per move)
+#                                for 2 minutes after a 60-s ramp, embedded SQLite (release)
+#   tests/load.sh full-cluster   the same on two nodes sharing PostgreSQL and Redis; each
+#                                game's two players use different nodes (release)
+#   tests/load.sh idle           the servers' memory per idle socket: 10,000 sockets joined to
+#                                games, not moving (release)
+#
+# Arguments after the mode go to the tool and override its settings, e.g.
+#   tests/load.sh full --games 2000 --json
+# Environment: OUTFLANK_LOAD_PROFILE=debug|release overrides the build profile;
+# OUTFLANK_LOAD_NO_BUILD=1 uses the binaries already built; OUTFLANK_LOAD_SERVER=<path> runs
+# that server binary instead of building one (e.g. another checkout's); RUST_LOG is the servers' log filter
+# (default `warn`, so request logging does not weigh on the numbers); the cluster mode takes
+# PostgreSQL and Redis from TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)
+# and TEST_REDIS_URL (default redis://127.0.0.1:6379), as tests/services.sh exports them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-short}
+[ $# -gt 0 ] && shift
+
+quick_args=()
+case $mode in
+  short)
+    profile=${OUTFLANK_LOAD_PROFILE:-debug}
+    nodes=1
+    tool_args=(--games 200 --ramp 15s --duration 15s --think 0.3s..1s)
+    # Human-pace games last minutes: a few quick games also cover the end and the rematch.
+    quick_args=(--games 10 --ramp 1s --duration 10s --think 0s..50ms)
+    ;;
+  full)
+    profile=${OUTFLANK_LOAD_PROFILE:-release}
+    nodes=1
+    tool_args=(--games 5000 --ramp 60s --duration 120s --think 2s..6s)
+    ;;
+  full-cluster)
+    profile=${OUTFLANK_LOAD_PROFILE:-release}
+    nodes=2
+    tool_args=(--games 5000 --ramp 60s --duration 120s --think 2s..6s)
+    ;;
+  idle)
+    profile=${OUTFLANK_LOAD_PROFILE:-release}
+    nodes=1
+    tool_args=(--idle-sockets 10000 --duration 10s)
+    ;;
+  *)
+    echo "usage: tests/load.sh short|full|full-cluster|idle [load tool arguments...]" >&2
+    exit 2
+    ;;
+esac
+
+say() { printf 'load: %s\n' "$*" >&2; }
+
+# Each socket is a file descriptor, in the server and in the tool.
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" || true
+if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt 12000 ] && [ "$mode" != short ]; then
+  say "warning: the open-files limit is $(ulimit -n); 10,000 sockets need more (ulimit -n 65536 as root)"
+fi
+
+if [ "$profile" = release ]; then profile_flag=(--release); else profile_flag=(); fi
+target_dir=${CARGO_TARGET_DIR:-target}
+if [ -z "${OUTFLANK_LOAD_NO_BUILD:-}" ]; then
+  say "building the server and the load tool ($profile)"
+  # Two builds, so the server's features are not unified with the tool's (which would rebuild
+  # the server the test suite already built).
+  if [ -z "${OUTFLANK_LOAD_SERVER:-}" ]; then
+    cargo build --locked "${profile_flag[@]}" -p outflank-api --bin outflank
+  fi
+  cargo build --locked "${profile_flag[@]}" -p outflank-load
+fi
+server_bin=${OUTFLANK_LOAD_SERVER:-$target_dir/$profile/outflank}
+tool_bin=$target_dir/$profile/outflank-load
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/outflank-load.XXXXXX")
+pids=()
+database=""
+redis_prefix=""
+admin_url=${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}
+redis_url=${TEST_REDIS_URL:-redis://127.0.0.1:6379}
+
+stop_servers() {
+  local pid
+  for pid in "${pids[@]}"; do
+    kill -TERM "$pid" 2>/dev/null || true
+  done
+  for pid in "${pids[@]}"; do
+    for _ in $(seq 1 40); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.25
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  pids=()
+}
+
+cleanup() {
+  stop_servers
+  if [ -n "$database" ]; then
+    psql -w -q "$admin_url" -c "DROP DATABASE IF EXISTS \"$database\" WITH (FORCE)" >/dev/null 2>&1 \
+      || say "could not drop the database $database"
+  fi
+  if [ -n "$redis_prefix" ] && command -v redis-cli >/dev/null 2>&1; then
+    redis-cli -u "$redis_url" --scan --pattern "$redis_prefix*" 2>/dev/null \
+      | xargs -r -n 500 redis-cli -u "$redis_url" del >/dev/null 2>&1 || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# A port nobody listens on.
+free_port() {
+  local port
+  for _ in $(seq 1 100); do
+    port=$((20000 + RANDOM % 40000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "$port"
+      return 0
+    fi
+  done
+  return 1
+}
+
+server_env=(
+  OUTFLANK_RATE_PER_SECOND=100000
+  OUTFLANK_RATE_BURST=100000
+  RUST_LOG="${RUST_LOG:-warn}"
+)
+if [ "$mode" = idle ]; then
+  # Nobody moves: a long clock keeps the games from being aborted while the sockets are held.
+  server_env+=(OUTFLANK_MOVE_TIME_MS=3600000)
+fi
+if [ "$nodes" -gt 1 ]; then
+  unique="outflank_load_$(date +%s)_$$"
+  database=$unique
+  redis_prefix="$unique:"
+  say "creating the PostgreSQL database $database"
+  psql -w -q "$admin_url" -c "CREATE DATABASE \"$database\"" >/dev/null
+  server_env+=(
+    DATABASE_URL="${admin_url%/*}/$database"
+    REDIS_URL="$redis_url"
+    OUTFLANK_REDIS_PREFIX="$unique"
+    # Both nodes must sign sessions with the same key.
+    OUTFLANK_SESSION_SECRET="$(head -c 48 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+  )
+else
+  server_env+=(OUTFLANK_DATA_DIR="$work/data")
+  mkdir -p "$work/data"
+fi
+
+urls=()
+server_pid_args=()
+for node in $(seq 1 "$nodes"); do
+  port=$(free_port)
+  env "${server_env[@]}" OUTFLANK_ADDR="127.0.0.1:$port" "$server_bin" >"$work/server-$node.log" 2>&1 &
+  pid=$!
+  pids+=("$pid")
+  for _ in $(seq 1 120); do
+    curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
+    if ! kill -0 "$pid" 2>/dev/null; then
+      say "the server did not start:"
+      cat "$work/server-$node.log" >&2
+      exit 1
+    fi
+    sleep 0.25
+  done
+  if ! curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1; then
+    say "the server on port $port is not ready after 30 s:"
+    tail -n 20 "$work/server-$node.log" >&2
+    exit 1
+  fi
+  say "node $node: http://127.0.0.1:$port (pid $pid)"
+  urls+=(--url "http://127.0.0.1:$port")
+  server_pid_args+=(--server-pid "$pid")
+done
+
+say "running: outflank-load ${urls[*]} ${tool_args[*]} $*"
+status=0
+"$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${tool_args[@]}" "$@" || status=$?
+if [ "$status" -eq 0 ] && [ ${#quick_args[@]} -gt 0 ]; then
+  say "running: outflank-load ${urls[*]} ${quick_args[*]}"
+  "$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${quick_args[@]}" || status=$?
+fi
+
+for node in $(seq 1 "$nodes"); do
+  if ! kill -0 "${pids[$((node - 1))]}" 2>/dev/null; then
+    say "node $node stopped during the run:"
+    tail -n 30 "$work/server-$node.log" >&2
+    status=1
+  elif grep -q "panicked" "$work/server-$node.log"; then
+    say "node $node panicked:"
+    grep -m 5 -A 3 "panicked" "$work/server-$node.log" >&2
+    status=1
+  fi
+done
+stop_servers
+exit "$status"

@@ -1,0 +1,195 @@
+//! Command-line arguments, parsed by hand.
+
+use std::time::Duration;
+
+pub const USAGE: &str = "\
+outflank-load: plays many concurrent friend games against running Outflank nodes
+
+usage: outflank-load [options]
+
+  --url URL             a node, e.g. http://127.0.0.1:8080 (repeat for several nodes; the two
+                        players of a game use different nodes, round-robin)
+  --games N             concurrent friend games, two players and two sockets each (default 100)
+  --duration D          how long to play after the first game starts (default 60s)
+  --think A..B          each bot thinks a random time in this range before each move
+                        (default 2s..6s)
+  --ramp D              start the games evenly over this time (default 15s)
+  --timeout D           limit for every request, connection and move acknowledgement
+                        (default 10s)
+  --server-pid PID      a server process to measure (CPU, memory); repeat for several
+  --idle-sockets N      instead of playing, open N sockets joined to games (not moving), hold
+                        them for --duration and report the servers' memory per socket
+  --json                print the report as JSON
+  --help                this text
+
+Durations: 250ms, 30s, 2m, or a number of seconds (1.5).
+Exit status: 0 when no error occurred and at least one move was acknowledged (in --idle-sockets
+mode: every socket opened), 1 otherwise, 2 for bad arguments.";
+
+#[derive(Clone, Debug)]
+pub struct Args {
+    pub urls: Vec<String>,
+    pub games: usize,
+    pub duration: Duration,
+    pub think_min: Duration,
+    pub think_max: Duration,
+    pub ramp: Duration,
+    pub timeout: Duration,
+    pub server_pids: Vec<u32>,
+    pub idle_sockets: Option<usize>,
+    pub json: bool,
+}
+
+/// What the command line asks for.
+#[derive(Debug)]
+pub enum Parsed {
+    Run(Args),
+    Help,
+}
+
+/// Parses `250ms`, `30s`, `2m`, `1h` or a plain number of seconds.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let (number, scale) = if let Some(n) = text.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = text.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = text.strip_suffix('m') {
+        (n, 60.0)
+    } else if let Some(n) = text.strip_suffix('h') {
+        (n, 3600.0)
+    } else {
+        (text, 1.0)
+    };
+    let value: f64 = number.trim().parse().map_err(|_| format!("{text:?} is not a duration"))?;
+    if !value.is_finite() || value < 0.0 {
+        return Err(format!("{text:?} is not a duration"));
+    }
+    Ok(Duration::from_secs_f64(value * scale))
+}
+
+fn parse_think(text: &str) -> Result<(Duration, Duration), String> {
+    let (low, high) = text
+        .split_once("..")
+        .ok_or_else(|| format!("--think {text:?}: expected a range such as 2s..6s"))?;
+    let (low, high) = (parse_duration(low)?, parse_duration(high)?);
+    if low > high {
+        return Err(format!("--think {text:?}: the lower end is above the upper end"));
+    }
+    Ok((low, high))
+}
+
+fn parse_count(flag: &str, text: &str) -> Result<usize, String> {
+    text.parse().map_err(|_| format!("{flag} {text:?}: expected a whole number"))
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(arguments: impl IntoIterator<Item = String>) -> Result<Parsed, String> {
+    let mut args = Args {
+        urls: Vec::new(),
+        games: 100,
+        duration: Duration::from_secs(60),
+        think_min: Duration::from_secs(2),
+        think_max: Duration::from_secs(6),
+        ramp: Duration::from_secs(15),
+        timeout: Duration::from_secs(10),
+        server_pids: Vec::new(),
+        idle_sockets: None,
+        json: false,
+    };
+    let mut arguments = arguments.into_iter();
+    while let Some(flag) = arguments.next() {
+        // `--flag=value` and `--flag value` are both accepted.
+        let (flag, inline) = match flag.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => (flag.to_owned(), Some(value.into())),
+            _ => (flag, None),
+        };
+        let mut value = || {
+            inline
+                .clone()
+                .or_else(|| arguments.next())
+                .ok_or_else(|| format!("{flag} needs a value"))
+        };
+        match flag.as_str() {
+            "--help" | "-h" => return Ok(Parsed::Help),
+            "--json" => args.json = true,
+            "--url" => {
+                let url = value()?.trim_end_matches('/').to_owned();
+                if !url.starts_with("http://") {
+                    return Err(format!("--url {url:?}: expected http://host:port"));
+                }
+                args.urls.push(url);
+            }
+            "--games" => args.games = parse_count("--games", &value()?)?,
+            "--duration" => args.duration = parse_duration(&value()?)?,
+            "--think" => (args.think_min, args.think_max) = parse_think(&value()?)?,
+            "--ramp" => args.ramp = parse_duration(&value()?)?,
+            "--timeout" => args.timeout = parse_duration(&value()?)?,
+            "--server-pid" => {
+                let text = value()?;
+                let pid = text.parse().map_err(|_| format!("--server-pid {text:?}: not a pid"))?;
+                args.server_pids.push(pid);
+            }
+            "--idle-sockets" => args.idle_sockets = Some(parse_count("--idle-sockets", &value()?)?),
+            other => return Err(format!("unknown argument {other:?} (see --help)")),
+        }
+    }
+    if args.urls.is_empty() {
+        args.urls.push("http://127.0.0.1:8080".to_owned());
+    }
+    if args.games == 0 && args.idle_sockets.is_none() {
+        return Err("--games must be at least 1".to_owned());
+    }
+    if args.timeout.is_zero() {
+        return Err("--timeout must be above zero".to_owned());
+    }
+    Ok(Parsed::Run(args))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str) -> Result<Args, String> {
+        match parse(text.split_whitespace().map(str::to_owned))? {
+            Parsed::Run(args) => Ok(args),
+            Parsed::Help => Err("help".to_owned()),
+        }
+    }
+
+    #[test]
+    fn durations_take_units_or_seconds() {
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("1.5"), Ok(Duration::from_millis(1500)));
+        assert!(parse_duration("soon").is_err());
+        assert!(parse_duration("-1s").is_err());
+    }
+
+    #[test]
+    fn the_full_command_line_is_read() {
+        let args = run("--url http://a:1 --url=http://b:2/ --games 5 --duration 90s \
+                        --think 0.2s..600ms --server-pid 7 --server-pid 8 --json")
+        .unwrap();
+        assert_eq!(args.urls, ["http://a:1", "http://b:2"]);
+        assert_eq!(args.games, 5);
+        assert_eq!(args.duration, Duration::from_secs(90));
+        assert_eq!(
+            (args.think_min, args.think_max),
+            (Duration::from_millis(200), Duration::from_millis(600))
+        );
+        assert_eq!(args.server_pids, [7, 8]);
+        assert!(args.json);
+    }
+
+    #[test]
+    fn defaults_and_mistakes() {
+        let args = run("").unwrap();
+        assert_eq!(args.urls, ["http://127.0.0.1:8080"]);
+        assert!(run("--think 6s..2s").is_err());
+        assert!(run("--games").is_err());
+        assert!(run("--url ws://x").is_err());
+        assert!(run("--frobnicate").is_err());
+    }
+}

@@ -1,0 +1,348 @@
+//! The bots: two guests per friend room, playing legal moves at a human pace, rematching after
+//! each game until the run's end.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use serde_json::{Value, json};
+use tokio::sync::watch;
+use tokio::time::{Instant, sleep_until};
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::client::{self, Failure, Http, Node, Player, Socket};
+use crate::stats::Stats;
+
+/// What every bot of a run shares.
+#[derive(Debug)]
+pub struct Run {
+    pub http: Http,
+    pub nodes: Vec<Node>,
+    pub stats: Arc<Stats>,
+    pub think_min: Duration,
+    pub think_max: Duration,
+    pub timeout: Duration,
+    /// No move or rematch is started after this.
+    pub deadline: Instant,
+}
+
+/// A small xorshift generator: think times and moves need variety, not quality.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    pub fn between(&mut self, low: Duration, high: Duration) -> Duration {
+        let span = high.saturating_sub(low).as_micros() as u64;
+        low + Duration::from_micros(if span == 0 { 0 } else { self.next() % (span + 1) })
+    }
+}
+
+/// The two guests of a room and their first game.
+#[derive(Debug)]
+pub struct Table {
+    pub host: Player,
+    pub guest: Player,
+    pub game_id: String,
+}
+
+/// Two guest sessions, a room from the host and the guest joining it. With several nodes the
+/// guest uses the node after the host's, so the two sides of a game meet across nodes.
+pub async fn set_up(run: &Run, index: usize) -> Result<Table, Failure> {
+    let count = run.nodes.len();
+    let host_node = &run.nodes[index % count];
+    let guest_node = &run.nodes[(index + 1) % count];
+    let host = run.http.guest(host_node, &format!("Host {index}")).await?;
+    let guest = run.http.guest(guest_node, &format!("Guest {index}")).await?;
+    let code = run.http.create_room(&host).await?;
+    let game_id = run.http.join_room(&guest, &code).await?;
+    Ok(Table { host, guest, game_id })
+}
+
+/// After a failure, waits 1, 2, 4 … 32 s (with jitter) before trying again, as people would:
+/// retrying at once would multiply the load on a server that is already behind.
+/// The run's end cuts the wait short.
+async fn back_off(failures: u32, rng: &mut Rng, deadline: Instant) {
+    let base = Duration::from_secs(1 << failures.min(5));
+    sleep_until((Instant::now() + base + rng.between(Duration::ZERO, base / 2)).min(deadline))
+        .await;
+}
+
+/// One room for the whole run: set up at `start_at`, then both players play and rematch until
+/// the deadline. After a failure (counted) the room is given up and a new one is set up.
+pub async fn play_room(run: &Run, index: usize, start_at: Instant) {
+    sleep_until(start_at).await;
+    let mut rng = Rng::new(index as u64 + 1);
+    let mut failures = 0u32;
+    while Instant::now() < run.deadline {
+        // A room still being set up when the run ends is given up without an error.
+        let table = tokio::select! {
+            outcome = set_up(run, index) => outcome,
+            _ = sleep_until(run.deadline) => break,
+        };
+        let table = match table {
+            Ok(table) => table,
+            Err(failure) => {
+                run.stats.error(failure.0);
+                back_off(failures, &mut rng, run.deadline).await;
+                failures += 1;
+                continue;
+            }
+        };
+        let (abort, _) = watch::channel(false);
+        let mut guest_rng = Rng::new(rng.next());
+        let seat = |player, counts_games, rng| {
+            let abort = &abort;
+            let game_id = table.game_id.clone();
+            async move {
+                let outcome = play_player(run, player, game_id, counts_games, rng, abort).await;
+                if let Err(failure) = &outcome {
+                    run.stats.error(failure.0.clone());
+                    abort.send_replace(true);
+                }
+                outcome.is_ok()
+            }
+        };
+        let (host_done, guest_done) = tokio::join!(
+            seat(&table.host, true, &mut rng),
+            seat(&table.guest, false, &mut guest_rng)
+        );
+        if host_done && guest_done {
+            break;
+        }
+        back_off(failures, &mut rng, run.deadline).await;
+        failures += 1;
+    }
+}
+
+enum Next {
+    Rematch(String),
+    Stop,
+}
+
+/// One player: plays the game, then each rematch, on a new socket each time.
+async fn play_player(
+    run: &Run,
+    me: &Player,
+    mut game_id: String,
+    counts_games: bool,
+    rng: &mut Rng,
+    abort: &watch::Sender<bool>,
+) -> Result<(), Failure> {
+    let mut aborted = abort.subscribe();
+    loop {
+        let mut socket = client::open_game(me, &game_id, run.timeout).await?;
+        let open = run.stats.socket_opened();
+        let next = play_game(run, &mut socket, &game_id, counts_games, rng, &mut aborted).await;
+        client::close(socket).await;
+        drop(open);
+        match next? {
+            Next::Rematch(id) => game_id = id,
+            Next::Stop => return Ok(()),
+        }
+    }
+}
+
+fn text<'a>(value: &'a Value, key: &str) -> &'a str {
+    value[key].as_str().unwrap_or("")
+}
+
+/// The legal squares of a `snapshot` or `moved`.
+fn legal_squares(message: &Value) -> Vec<String> {
+    message["legal"]
+        .as_array()
+        .map(|legal| legal.iter().filter_map(|m| m["square"].as_str()).map(str::to_owned).collect())
+        .unwrap_or_default()
+}
+
+/// Plays one game on `socket` until it ends and a rematch starts, or the run is over.
+async fn play_game(
+    run: &Run,
+    socket: &mut Socket,
+    game_id: &str,
+    counts_games: bool,
+    rng: &mut Rng,
+    aborted: &mut watch::Receiver<bool>,
+) -> Result<Next, Failure> {
+    let stats = &run.stats;
+    let far = Instant::now() + Duration::from_secs(365 * 24 * 3600);
+    // The server pings every 15 s and the opponent moves within a think time: longer silence
+    // means something is stuck.
+    let silence = (run.think_max * 2 + run.timeout).max(Duration::from_secs(30));
+    let mut seat = String::new();
+    let mut legal: Vec<String> = Vec::new();
+    let mut move_at: Option<Instant> = None;
+    let mut pending: Option<(String, Instant)> = None;
+    let mut rematch_at: Option<Instant> = None;
+    let mut started = false;
+    let mut version: Option<i64> = None;
+    let mut last_heard = Instant::now();
+    loop {
+        let stopping = Instant::now() >= run.deadline;
+        if stopping && pending.is_none() {
+            return Ok(Next::Stop);
+        }
+        let ack_deadline = pending.as_ref().map_or(far, |(_, sent)| *sent + run.timeout);
+        tokio::select! {
+            biased;
+            _ = aborted.changed() => return Ok(Next::Stop),
+            frame = socket.next() => {
+                last_heard = Instant::now();
+                let message = match frame {
+                    None | Some(Ok(Message::Close(_))) => {
+                        return Err(Failure::new("socket closed by server"));
+                    }
+                    Some(Err(_)) => return Err(Failure::new("socket error")),
+                    Some(Ok(Message::Text(frame))) => {
+                        serde_json::from_str::<Value>(&frame)
+                            .map_err(|_| Failure::new("bad server message (not JSON)"))?
+                    }
+                    Some(Ok(_)) => continue,
+                };
+                // Versions (see the protocol): ignore a duplicate; after a gap, join again
+                // with `since` and let the server send what was missed.
+                if let (Some(mine), Some(theirs)) = (version, message["version"].as_i64())
+                    && text(&message, "type") != "snapshot"
+                {
+                    if theirs <= mine {
+                        Stats::count(&stats.duplicates_ignored);
+                        continue;
+                    }
+                    if theirs > mine + 1 {
+                        Stats::count(&stats.resyncs);
+                        let join = json!({"type": "join", "game_id": game_id, "since": mine});
+                        client::send(socket, &join, run.timeout).await?;
+                        continue;
+                    }
+                }
+                if let Some(theirs) = message["version"].as_i64() {
+                    version = Some(theirs);
+                }
+                match text(&message, "type") {
+                    "snapshot" => {
+                        seat = text(&message, "you").to_owned();
+                        if seat != "black" && seat != "white" {
+                            return Err(Failure::new(format!("unexpected seat {seat:?}")));
+                        }
+                        if counts_games && !started {
+                            started = true;
+                            Stats::count(&stats.games_started);
+                        }
+                        legal = legal_squares(&message);
+                        if text(&message, "status") != "live" {
+                            rematch_at = Some(Instant::now() + rng.between(run.think_min, run.think_max));
+                        } else if text(&message, "to_move") == seat && pending.is_none() && !legal.is_empty() {
+                            move_at = Some(Instant::now() + rng.between(run.think_min, run.think_max));
+                        }
+                    }
+                    "moved" => {
+                        if let Some((square, sent)) = &pending {
+                            let ply = &message["plies"][0];
+                            if text(ply, "color") == seat && text(ply, "move").eq_ignore_ascii_case(square) {
+                                stats.ack(sent.elapsed());
+                                pending = None;
+                            }
+                        }
+                        legal = legal_squares(&message);
+                        if text(&message, "to_move") == seat && pending.is_none() && !legal.is_empty() {
+                            move_at = Some(Instant::now() + rng.between(run.think_min, run.think_max));
+                        } else {
+                            move_at = None;
+                        }
+                    }
+                    "ended" => {
+                        move_at = None;
+                        if counts_games {
+                            Stats::count(&stats.games_finished);
+                        }
+                        let reason = text(&message["result"], "reason");
+                        if reason == "timeout" || reason == "aborted" {
+                            stats.error(format!("game ended by {reason}"));
+                        }
+                        rematch_at = Some(Instant::now() + rng.between(run.think_min, run.think_max));
+                    }
+                    "rematch_started" => {
+                        let id = text(&message, "game_id");
+                        if id.is_empty() {
+                            return Err(Failure::new("bad server message (rematch_started)"));
+                        }
+                        return Ok(Next::Rematch(id.to_owned()));
+                    }
+                    "error" => {
+                        let code = text(&message, "code");
+                        if matches!(code, "rate_limited" | "shutting_down") {
+                            return Err(Failure::new(format!("server error {code}")));
+                        }
+                        stats.error(format!("server error {code}"));
+                        pending = None;
+                    }
+                    "left" => return Err(Failure::new("opponent left")),
+                    _ => {}
+                }
+            }
+            _ = sleep_until(move_at.unwrap_or(far)), if move_at.is_some() && !stopping => {
+                move_at = None;
+                if legal.is_empty() {
+                    continue;
+                }
+                let square = legal[rng.below(legal.len())].clone();
+                let sent = Instant::now();
+                client::send(socket, &json!({"type": "move", "square": square}), run.timeout).await?;
+                Stats::count(&stats.moves_sent);
+                pending = Some((square, sent));
+            }
+            _ = sleep_until(rematch_at.unwrap_or(far)), if rematch_at.is_some() && !stopping => {
+                rematch_at = None;
+                client::send(socket, &json!({"type": "rematch"}), run.timeout).await?;
+            }
+            _ = sleep_until(run.deadline), if !stopping => {}
+            _ = sleep_until(ack_deadline), if pending.is_some() => {
+                return Err(Failure::new("timeout move ack"));
+            }
+            _ = sleep_until(last_heard + silence) => {
+                return Err(Failure::new("timeout server silent"));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn think_times_stay_in_range() {
+        let mut rng = Rng::new(7);
+        let (low, high) = (Duration::from_millis(200), Duration::from_millis(600));
+        for _ in 0..1000 {
+            let d = rng.between(low, high);
+            assert!(d >= low && d <= high);
+            assert!(rng.below(3) < 3);
+        }
+        assert_eq!(rng.between(low, low), low);
+    }
+
+    #[test]
+    fn legal_squares_are_read_from_the_message() {
+        let message =
+            serde_json::json!({"legal": [{"square": "d3", "flips": ["d4"]}, {"square": "c4"}]});
+        assert_eq!(legal_squares(&message), ["d3", "c4"]);
+        assert!(legal_squares(&serde_json::json!({"legal": null})).is_empty());
+    }
+}

@@ -1,0 +1,169 @@
+//! Counters shared by every bot: sockets, games, move acknowledgements and errors.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+#[derive(Debug)]
+pub struct Stats {
+    pub start: Instant,
+    sockets_open: AtomicU64,
+    sockets_peak: AtomicU64,
+    pub sockets_opened: AtomicU64,
+    pub games_started: AtomicU64,
+    pub games_finished: AtomicU64,
+    pub moves_sent: AtomicU64,
+    /// Messages whose version was not above the last one (ignored, as the protocol says).
+    pub duplicates_ignored: AtomicU64,
+    /// Gaps in the versions, answered with `join` and `since`.
+    pub resyncs: AtomicU64,
+    /// Move acknowledgements: (milliseconds since the start, latency in microseconds).
+    acks: Mutex<Vec<(u32, u32)>>,
+    errors: Mutex<BTreeMap<String, u64>>,
+}
+
+/// Counts a socket as open until dropped.
+#[derive(Debug)]
+pub struct OpenSocket<'a>(&'a Stats);
+
+impl Drop for OpenSocket<'_> {
+    fn drop(&mut self) {
+        self.0.sockets_open.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+impl Stats {
+    pub fn new() -> Stats {
+        Stats {
+            start: Instant::now(),
+            sockets_open: AtomicU64::new(0),
+            sockets_peak: AtomicU64::new(0),
+            sockets_opened: AtomicU64::new(0),
+            games_started: AtomicU64::new(0),
+            games_finished: AtomicU64::new(0),
+            moves_sent: AtomicU64::new(0),
+            duplicates_ignored: AtomicU64::new(0),
+            resyncs: AtomicU64::new(0),
+            acks: Mutex::new(Vec::new()),
+            errors: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    pub fn socket_opened(&self) -> OpenSocket<'_> {
+        let open = self.sockets_open.fetch_add(1, Ordering::Relaxed) + 1;
+        self.sockets_peak.fetch_max(open, Ordering::Relaxed);
+        self.sockets_opened.fetch_add(1, Ordering::Relaxed);
+        OpenSocket(self)
+    }
+
+    pub fn sockets_open(&self) -> u64 {
+        self.sockets_open.load(Ordering::Relaxed)
+    }
+
+    pub fn sockets_peak(&self) -> u64 {
+        self.sockets_peak.load(Ordering::Relaxed)
+    }
+
+    pub fn count(counter: &AtomicU64) {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn get(counter: &AtomicU64) -> u64 {
+        counter.load(Ordering::Relaxed)
+    }
+
+    pub fn ack(&self, latency: Duration) {
+        let at = u32::try_from(self.start.elapsed().as_millis()).unwrap_or(u32::MAX);
+        let micros = u32::try_from(latency.as_micros()).unwrap_or(u32::MAX);
+        self.acks.lock().unwrap_or_else(|e| e.into_inner()).push((at, micros));
+    }
+
+    pub fn error(&self, kind: impl Into<String>) {
+        let mut errors = self.errors.lock().unwrap_or_else(|e| e.into_inner());
+        *errors.entry(kind.into()).or_default() += 1;
+    }
+
+    pub fn errors(&self) -> BTreeMap<String, u64> {
+        self.errors.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    pub fn error_total(&self) -> u64 {
+        self.errors.lock().unwrap_or_else(|e| e.into_inner()).values().sum()
+    }
+
+    pub fn acks_total(&self) -> u64 {
+        self.acks.lock().unwrap_or_else(|e| e.into_inner()).len() as u64
+    }
+
+    /// Latencies (µs) of the acknowledgements received between `from` and `to` after the start.
+    pub fn latencies(&self, from: Duration, to: Duration) -> Vec<u32> {
+        let (from, to) = (from.as_millis(), to.as_millis());
+        let acks = self.acks.lock().unwrap_or_else(|e| e.into_inner());
+        acks.iter()
+            .filter(|(at, _)| (from..to).contains(&u128::from(*at)))
+            .map(|&(_, micros)| micros)
+            .collect()
+    }
+}
+
+/// Percentiles of a set of latencies, in milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Percentiles {
+    pub count: usize,
+    pub p50: f64,
+    pub p95: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+impl Percentiles {
+    pub fn of(mut micros: Vec<u32>) -> Percentiles {
+        if micros.is_empty() {
+            return Percentiles::default();
+        }
+        micros.sort_unstable();
+        // Nearest rank: the smallest value with at least p % of the samples at or below it.
+        let rank = |p: f64| {
+            let index = ((p / 100.0) * micros.len() as f64).ceil() as usize;
+            f64::from(micros[index.clamp(1, micros.len()) - 1]) / 1000.0
+        };
+        Percentiles {
+            count: micros.len(),
+            p50: rank(50.0),
+            p95: rank(95.0),
+            p99: rank(99.0),
+            max: f64::from(micros[micros.len() - 1]) / 1000.0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_use_the_nearest_rank() {
+        let micros: Vec<u32> = (1..=100).map(|ms| ms * 1000).collect();
+        let p = Percentiles::of(micros);
+        assert_eq!((p.count, p.p50, p.p95, p.p99, p.max), (100, 50.0, 95.0, 99.0, 100.0));
+        assert_eq!(Percentiles::of(vec![]), Percentiles::default());
+        assert_eq!(Percentiles::of(vec![1500]).p99, 1.5);
+    }
+
+    #[test]
+    fn sockets_errors_and_acks_are_counted() {
+        let stats = Stats::new();
+        {
+            let _a = stats.socket_opened();
+            let _b = stats.socket_opened();
+            assert_eq!(stats.sockets_open(), 2);
+        }
+        assert_eq!((stats.sockets_open(), stats.sockets_peak()), (0, 2));
+        stats.error("socket closed");
+        stats.error("socket closed");
+        assert_eq!(stats.errors()["socket closed"], 2);
+        stats.ack(Duration::from_millis(3));
+        assert_eq!(stats.latencies(Duration::ZERO, Duration::from_secs(60)), [3000]);
+    }
+}
