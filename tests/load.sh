@@ -3,7 +3,7 @@
 # with a temporary database and raised rate limits, plays many friend games against it, stops
 # it and exits with the tool's status. docs/performance.md records the results.
 #
-#   tests/load.sh short          200 games for 30 s at 0.3–1 s per move, then 10 games at
+#   tests/load.sh short          200 games for 30 s at 1–2 s per move, then 10 games at
 #                                0–50 ms per move for 10 s, so games end and rematch; no error
 #                                allowed (debug builds; under a minute once built)
 #   tests/load.sh full           5,000 games / 10,000 sockets at human pace (2–6 s per move)
@@ -32,7 +32,7 @@ case $mode in
   short)
     profile=${OUTFLANK_LOAD_PROFILE:-debug}
     nodes=1
-    tool_args=(--games 200 --ramp 15s --duration 15s --think 0.3s..1s)
+    tool_args=(--games 200 --ramp 15s --duration 15s --think 1s..2s)
     # Human-pace games last minutes: a few quick games also cover the end and the rematch.
     quick_args=(--games 10 --ramp 1s --duration 10s --think 0s..50ms)
     ;;
