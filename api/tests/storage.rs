@@ -34,7 +34,7 @@ on_both_backends!(
     a_game_finishes_exactly_once,
     an_ended_game_takes_no_more_writes,
     a_game_cannot_finish_as_live,
-    the_turn_start_is_stored,
+    a_move_its_forced_pass_and_the_turn_start_are_stored_together,
     live_games_are_the_live_ones_with_their_moves,
     recent_games_are_a_players_ended_games_newest_first,
     a_created_room_reads_back_exactly,
@@ -194,7 +194,6 @@ async fn an_unknown_game_is_not_found_by_any_method(db: Db) {
     assert_not_found(db.store.append_move(&id, 0, place("d3"), T0).await);
     assert_not_found(db.store.truncate_moves(&id, 0).await);
     assert_not_found(db.store.finish_game(&id, &finished(T0)).await);
-    assert_not_found(db.store.set_turn_started(&id, T0).await);
 }
 
 async fn moves_read_back_in_order_with_passes(db: Db) {
@@ -318,7 +317,6 @@ async fn an_ended_game_takes_no_more_writes(db: Db) {
 
     assert_conflict(db.store.append_move(&game.id, 1, place("c3"), T0.plus(41_000)).await);
     assert_conflict(db.store.truncate_moves(&game.id, 0).await);
-    assert_conflict(db.store.set_turn_started(&game.id, T0.plus(41_000)).await);
     assert_eq!(db.store.load_game(&game.id).await.unwrap(), before);
 }
 
@@ -330,13 +328,18 @@ async fn a_game_cannot_finish_as_live(db: Db) {
     assert_eq!(db.store.load_game(&game.id).await.unwrap().game, created(&game));
 }
 
-async fn the_turn_start_is_stored(db: Db) {
+async fn a_move_its_forced_pass_and_the_turn_start_are_stored_together(db: Db) {
     let game = new_game();
     db.store.create_game(&game).await.unwrap();
     let at = T0.plus(12_345);
-    db.store.set_turn_started(&game.id, at).await.unwrap();
+    let plies = [place("d3"), Move::Pass];
+    db.store.append_plies(&game.id, 0, &plies, at, Some(at)).await.unwrap();
+    let stored = db.store.load_game(&game.id).await.unwrap();
     let expected = GameRow { turn_started_at: Some(at), updated_at: at, ..created(&game) };
-    assert_eq!(db.store.load_game(&game.id).await.unwrap().game, expected);
+    assert_eq!(stored.game, expected);
+    let moves: Vec<Move> = stored.moves.iter().map(|row| row.mv).collect();
+    assert_eq!(moves, plies);
+    assert_conflict(db.store.append_plies(&game.id, 1, &[place("c3")], at, None).await);
 }
 
 async fn live_games_are_the_live_ones_with_their_moves(db: Db) {

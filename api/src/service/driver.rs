@@ -235,12 +235,13 @@ impl Driver {
         for event in events {
             match event {
                 Event::Moved { at, plies, .. } => {
-                    for ply in plies {
-                        store.append_move(id, ply_number(ply.number - 1), ply.mv, *at).await?;
-                    }
-                    if self.state.mode().has_clock() && self.state.ending().is_none() {
-                        store.set_turn_started(id, *at).await?;
-                    }
+                    let Some(first) = plies.first() else { continue };
+                    let moves: Vec<Move> = plies.iter().map(|ply| ply.mv).collect();
+                    let clocked = self.state.mode().has_clock() && self.state.ending().is_none();
+                    let turn_started = clocked.then_some(*at);
+                    store
+                        .append_plies(id, ply_number(first.number - 1), &moves, *at, turn_started)
+                        .await?;
                 }
                 Event::Undone { ply_count, .. } => {
                     store.truncate_moves(id, ply_number(*ply_count)).await?;

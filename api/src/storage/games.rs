@@ -84,7 +84,23 @@ impl Store {
         mv: Move,
         at: Timestamp,
     ) -> DbResult<()> {
-        let ply: i32 = convert("moves.ply", ply)?;
+        self.append_plies(game_id, ply, &[mv], at, None).await
+    }
+
+    /// Stores `plies` of a live game from ply `first` (numbered from 0), and, with
+    /// `turn_started_at`, when the side now to move started thinking: one transaction for a
+    /// move, the passes it forces and the clock, so a move costs one write.
+    ///
+    /// # Errors
+    /// As [`Store::append_move`].
+    pub async fn append_plies(
+        &self,
+        game_id: &GameId,
+        first: u32,
+        plies: &[Move],
+        at: Timestamp,
+        turn_started_at: Option<Timestamp>,
+    ) -> DbResult<()> {
         let mut tx = self.pool.begin().await?;
         // Writing the game row first serialises appends to one game on both backends.
         lock_live_game(&mut tx, game_id, Some(at)).await?;
@@ -95,16 +111,26 @@ impl Store {
                 .await?,
             "n",
         )?;
-        if stored != i64::from(ply) {
+        if stored != i64::from(first) {
             return Err(DbError::Conflict);
         }
-        sqlx::query("INSERT INTO moves (game_id, ply, mv, played_at) VALUES ($1, $2, $3, $4)")
-            .bind(game_id.as_str())
-            .bind(ply)
-            .bind(mv.to_string())
-            .bind(at.0)
-            .execute(&mut *tx)
-            .await?;
+        for (offset, mv) in plies.iter().enumerate() {
+            let ply: i32 = convert("moves.ply", u64::from(first) + offset as u64)?;
+            sqlx::query("INSERT INTO moves (game_id, ply, mv, played_at) VALUES ($1, $2, $3, $4)")
+                .bind(game_id.as_str())
+                .bind(ply)
+                .bind(mv.to_string())
+                .bind(at.0)
+                .execute(&mut *tx)
+                .await?;
+        }
+        if let Some(started) = turn_started_at {
+            sqlx::query("UPDATE games SET turn_started_at = $2 WHERE id = $1")
+                .bind(game_id.as_str())
+                .bind(started.0)
+                .execute(&mut *tx)
+                .await?;
+        }
         tx.commit().await?;
         Ok(())
     }
@@ -166,26 +192,6 @@ impl Store {
         let rated = rate_game(&mut tx, game_id, finished.finished_at).await?;
         tx.commit().await?;
         Ok(rated)
-    }
-
-    /// Records when the side to move started thinking, so a reloaded clock can be rebuilt.
-    ///
-    /// # Errors
-    /// [`DbError::NotFound`] for an unknown game, [`DbError::Conflict`] if it is not live.
-    pub async fn set_turn_started(&self, game_id: &GameId, at: Timestamp) -> DbResult<()> {
-        let updated = sqlx::query(
-            "UPDATE games SET turn_started_at = $2, updated_at = $2 \
-             WHERE id = $1 AND status = 'live'",
-        )
-        .bind(game_id.as_str())
-        .bind(at.0)
-        .execute(&self.pool)
-        .await?
-        .rows_affected();
-        if updated == 0 {
-            return Err(self.why_not_live(game_id).await);
-        }
-        Ok(())
     }
 
     /// A game with its moves in ply order.
