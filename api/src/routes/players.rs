@@ -12,6 +12,7 @@ use thiserror::Error;
 use crate::accounts::PublicName;
 use crate::accounts::rating::{is_provisional, shown};
 use crate::domain::{GameStatus, Winner};
+use crate::live::winner_of;
 use crate::routes::error::error_response;
 use crate::storage::{AccountRow, DbError, RatedGame, RatingChange, Store};
 use crate::ws::protocol::RatingSide;
@@ -130,7 +131,7 @@ async fn profile(
                 Color::White
             };
             let opponent = if color == Color::Black { &game.white } else { &game.black };
-            let mine = if color == Color::Black { Winner::Black } else { Winner::White };
+            let mine = winner_of(color);
             let result = match (game.status, game.winner) {
                 (GameStatus::Finished, Some(Winner::Draw)) => "draw",
                 (GameStatus::Finished, Some(winner)) if winner == mine => "win",
@@ -142,7 +143,7 @@ async fn profile(
                 "id": game.id.to_string(),
                 "mode": game.mode.as_str(),
                 "rated": game.rated,
-                "color": color_text(color),
+                "color": mine.as_str(),
                 "opponent": opponent.name,
                 "opponent_computer": opponent.id.is_none(),
                 "result": result,
@@ -185,11 +186,4 @@ pub fn change_json(change: &RatingChange) -> Value {
 /// Both sides' changes in a rated game.
 pub fn rated_game_json(rated: &RatedGame) -> Value {
     json!({ "black": change_json(&rated.black), "white": change_json(&rated.white) })
-}
-
-fn color_text(color: Color) -> &'static str {
-    match color {
-        Color::Black => "black",
-        Color::White => "white",
-    }
 }

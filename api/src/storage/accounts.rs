@@ -10,6 +10,7 @@ use crate::accounts::rating::{self, Score, Standing};
 use outflank_engine::Color;
 
 use crate::domain::{GameId, PlayerId, Timestamp, Winner};
+use crate::live::winner_of;
 
 /// What a deleted account's games show instead of its name.
 pub const DELETED_PLAYER: &str = "Deleted player";
@@ -431,7 +432,7 @@ async fn record(
     )
     .bind(game_id.as_str())
     .bind(player)
-    .bind(color_text(color))
+    .bind(winner_of(color).as_str())
     .bind(i64::from(game_number))
     .bind(before.rating)
     .bind(after)
@@ -477,12 +478,4 @@ fn rating_change_row(row: &AnyRow) -> DbResult<RatingChange> {
         after: get(row, "rating_after")?,
         at: Timestamp(get(row, "at")?),
     })
-}
-
-/// How a colour is stored: lower case, as in `games.winner`.
-fn color_text(color: Color) -> &'static str {
-    match color {
-        Color::Black => "black",
-        Color::White => "white",
-    }
 }
