@@ -30,6 +30,7 @@ on_both_backends!(
     appending_the_same_ply_twice_is_a_conflict,
     skipping_a_ply_is_a_conflict,
     concurrent_appends_of_one_ply_store_exactly_one,
+    moves_of_many_games_at_once_all_land_and_a_refused_one_fails_alone,
     truncating_removes_the_later_plies,
     a_game_finishes_exactly_once,
     an_ended_game_takes_no_more_writes,
@@ -247,6 +248,31 @@ async fn concurrent_appends_of_one_ply_store_exactly_one(db: Db) {
     assert_eq!(winners.len(), 1, "exactly one append wins: {winners:?}");
     let expected = vec![MoveRow { ply: 0, mv: place(winners[0]), played_at: T0 }];
     assert_eq!(db.store.load_game(&game.id).await.unwrap().moves, expected);
+}
+
+async fn moves_of_many_games_at_once_all_land_and_a_refused_one_fails_alone(db: Db) {
+    let games: Vec<NewGame> = (0..60).map(|_| new_game()).collect();
+    for game in &games {
+        db.store.create_game(game).await.unwrap();
+    }
+    // Every game's first move at once, and, in the same burst, a stale second move of game 0.
+    let mut tasks: Vec<_> = games
+        .iter()
+        .map(|game| {
+            let (store, id) = (db.store.clone(), game.id.clone());
+            tokio::spawn(async move { store.append_move(&id, 0, place("d3"), T0).await })
+        })
+        .collect();
+    let (store, id) = (db.store.clone(), games[0].id.clone());
+    let stale = tokio::spawn(async move { store.append_move(&id, 5, place("c3"), T0).await });
+    for task in tasks.drain(..) {
+        task.await.unwrap().unwrap();
+    }
+    assert_conflict(stale.await.unwrap());
+    for game in &games {
+        let expected = vec![MoveRow { ply: 0, mv: place("d3"), played_at: T0 }];
+        assert_eq!(db.store.load_game(&game.id).await.unwrap().moves, expected);
+    }
 }
 
 async fn truncating_removes_the_later_plies(db: Db) {

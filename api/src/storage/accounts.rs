@@ -81,6 +81,7 @@ impl Store {
             return Ok(account);
         }
         let player = PlayerId::generate();
+        let permit = self.write_permit().await;
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO players (id, nickname, kind, created_at, last_seen_at) \
@@ -105,10 +106,12 @@ impl Store {
             // The same person signed in twice at once: the other sign-in created the account.
             Err(DbError::Conflict) => {
                 drop(tx);
+                drop(permit);
                 return self.account_by_identity(issuer, subject).await?.ok_or(DbError::Conflict);
             }
             Err(error) => return Err(error),
         }
+        drop(permit);
         self.account(&player).await
     }
 
@@ -170,6 +173,7 @@ impl Store {
         id: &PlayerId,
         name: &PublicName,
     ) -> Result<(), NameError> {
+        let _permit = self.write_permit().await;
         let mut tx = self.pool.begin().await.map_err(DbError::from)?;
         let updated = sqlx::query(
             "UPDATE accounts SET name = $2, name_key = $3 \
@@ -206,6 +210,7 @@ impl Store {
     /// # Errors
     /// [`DbError::NotFound`] without an account.
     pub async fn delete_account(&self, id: &PlayerId, now: Timestamp) -> DbResult<()> {
+        let _permit = self.write_permit().await;
         let mut tx = self.pool.begin().await?;
         let updated = sqlx::query(
             "UPDATE accounts SET issuer = NULL, subject = NULL, name = NULL, name_key = NULL, \

@@ -24,6 +24,7 @@ impl Store {
     /// # Errors
     /// [`DbError::Conflict`] if the id is taken.
     pub async fn create_game(&self, game: &NewGame) -> DbResult<()> {
+        let _permit = self.write_permit().await;
         insert_game(&self.pool, game).await
     }
 
@@ -40,6 +41,7 @@ impl Store {
         at: Timestamp,
         room_game: bool,
     ) -> DbResult<()> {
+        let _permit = self.write_permit().await;
         let mut tx = self.pool.begin().await?;
         insert_game(&mut *tx, game).await?;
         for (ply, mv) in plies.iter().enumerate() {
@@ -101,36 +103,11 @@ impl Store {
         at: Timestamp,
         turn_started_at: Option<Timestamp>,
     ) -> DbResult<()> {
+        if let Some(writer) = &self.sqlite_writer {
+            return writer.append(game_id, first, plies, at, turn_started_at).await;
+        }
         let mut tx = self.pool.begin().await?;
-        // Writing the game row first serialises appends to one game on both backends.
-        lock_live_game(&mut tx, game_id, Some(at)).await?;
-        let stored: i64 = get(
-            &sqlx::query("SELECT COUNT(*) AS n FROM moves WHERE game_id = $1")
-                .bind(game_id.as_str())
-                .fetch_one(&mut *tx)
-                .await?,
-            "n",
-        )?;
-        if stored != i64::from(first) {
-            return Err(DbError::Conflict);
-        }
-        for (offset, mv) in plies.iter().enumerate() {
-            let ply: i32 = convert("moves.ply", u64::from(first) + offset as u64)?;
-            sqlx::query("INSERT INTO moves (game_id, ply, mv, played_at) VALUES ($1, $2, $3, $4)")
-                .bind(game_id.as_str())
-                .bind(ply)
-                .bind(mv.to_string())
-                .bind(at.0)
-                .execute(&mut *tx)
-                .await?;
-        }
-        if let Some(started) = turn_started_at {
-            sqlx::query("UPDATE games SET turn_started_at = $2 WHERE id = $1")
-                .bind(game_id.as_str())
-                .bind(started.0)
-                .execute(&mut *tx)
-                .await?;
-        }
+        append_in(&mut tx, game_id, first, plies, at, turn_started_at).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -141,6 +118,7 @@ impl Store {
     /// [`DbError::NotFound`] for an unknown game, [`DbError::Conflict`] if it is not live.
     pub async fn truncate_moves(&self, game_id: &GameId, from_ply: u32) -> DbResult<u64> {
         let from_ply: i32 = convert("moves.ply", from_ply)?;
+        let _permit = self.write_permit().await;
         let mut tx = self.pool.begin().await?;
         lock_live_game(&mut tx, game_id, None).await?;
         let deleted = sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
@@ -168,6 +146,7 @@ impl Store {
         if finished.status == GameStatus::Live {
             return Err(DbError::Other("a game cannot finish with status live".into()));
         }
+        let permit = self.write_permit().await;
         let mut tx = self.pool.begin().await?;
         // The first statement writes, so SQLite takes its write lock before anything is read.
         let updated = sqlx::query(
@@ -187,6 +166,7 @@ impl Store {
         .rows_affected();
         if updated == 0 {
             drop(tx);
+            drop(permit);
             return Err(self.why_not_live(game_id).await);
         }
         let rated = rate_game(&mut tx, game_id, finished.finished_at).await?;
@@ -281,6 +261,47 @@ impl Store {
             Err(error) => error.into(),
         }
     }
+}
+
+/// The body of [`Store::append_plies`], inside `tx`.
+pub(super) async fn append_in(
+    tx: &mut Transaction<'_, Any>,
+    game_id: &GameId,
+    first: u32,
+    plies: &[Move],
+    at: Timestamp,
+    turn_started_at: Option<Timestamp>,
+) -> DbResult<()> {
+    // Writing the game row first serialises appends to one game on both backends.
+    lock_live_game(tx, game_id, Some(at)).await?;
+    let stored: i64 = get(
+        &sqlx::query("SELECT COUNT(*) AS n FROM moves WHERE game_id = $1")
+            .bind(game_id.as_str())
+            .fetch_one(&mut **tx)
+            .await?,
+        "n",
+    )?;
+    if stored != i64::from(first) {
+        return Err(DbError::Conflict);
+    }
+    for (offset, mv) in plies.iter().enumerate() {
+        let ply: i32 = convert("moves.ply", u64::from(first) + offset as u64)?;
+        sqlx::query("INSERT INTO moves (game_id, ply, mv, played_at) VALUES ($1, $2, $3, $4)")
+            .bind(game_id.as_str())
+            .bind(ply)
+            .bind(mv.to_string())
+            .bind(at.0)
+            .execute(&mut **tx)
+            .await?;
+    }
+    if let Some(started) = turn_started_at {
+        sqlx::query("UPDATE games SET turn_started_at = $2 WHERE id = $1")
+            .bind(game_id.as_str())
+            .bind(started.0)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
 }
 
 /// Touches a live game's row inside `tx` (setting `updated_at` when given), which takes its write

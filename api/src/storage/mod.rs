@@ -18,6 +18,9 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::error::ErrorKind;
 use sqlx::{Any, AnyPool, Executor, Row};
 use thiserror::Error;
+use tokio::sync::MutexGuard;
+
+use sqlite_writer::SqliteWriter;
 
 mod accounts;
 mod games;
@@ -25,6 +28,7 @@ mod models;
 mod players;
 mod rooms;
 mod settings;
+mod sqlite_writer;
 
 pub use accounts::{AccountRow, DELETED_PLAYER, NameError, RatedGame, RatingChange};
 pub use models::{
@@ -100,6 +104,8 @@ pub struct Store {
     backend: Backend,
     /// The URL with any password masked, for logs and errors.
     url: Arc<str>,
+    /// For SQLite: the queue its writes take turns in.
+    sqlite_writer: Option<Arc<SqliteWriter>>,
 }
 
 impl fmt::Debug for Store {
@@ -139,7 +145,9 @@ impl Store {
             .run(&pool)
             .await
             .map_err(|error| DbError::Other(format!("cannot migrate {redacted}: {error}")))?;
-        Ok(Store { pool, backend, url: redacted.into() })
+        let sqlite_writer =
+            (backend == Backend::Sqlite).then(|| Arc::new(SqliteWriter::spawn(pool.clone())));
+        Ok(Store { pool, backend, url: redacted.into(), sqlite_writer })
     }
 
     /// Which database engine this is.
@@ -154,6 +162,15 @@ impl Store {
     pub async fn ping(&self) -> DbResult<()> {
         sqlx::query("SELECT 1").execute(&self.pool).await?;
         Ok(())
+    }
+
+    /// On SQLite, waits for this writer's turn, which lasts while the guard lives; PostgreSQL
+    /// takes concurrent writers and needs no turn.
+    async fn write_permit(&self) -> Option<MutexGuard<'_, ()>> {
+        match &self.sqlite_writer {
+            Some(writer) => Some(writer.permit().await),
+            None => None,
+        }
     }
 
     /// Waits for running queries and closes every connection; later calls fail.

@@ -24,6 +24,7 @@ impl Store {
         nickname: &str,
         now: Timestamp,
     ) -> DbResult<()> {
+        let _permit = self.write_permit().await;
         sqlx::query(
             "INSERT INTO players (id, nickname, kind, created_at, last_seen_at) \
              VALUES ($1, $2, 'guest', $3, $3) \

@@ -16,6 +16,7 @@ impl Store {
     /// # Errors
     /// [`DbError::Conflict`] if the code is taken.
     pub async fn create_room(&self, room: &NewRoom) -> DbResult<()> {
+        let _permit = self.write_permit().await;
         sqlx::query(
             "INSERT INTO rooms (code, host_id, host_name, created_at, expires_at) \
              VALUES ($1, $2, $3, $4, $5)",
@@ -49,6 +50,7 @@ impl Store {
     /// # Errors
     /// [`DbError::NotFound`] for an unknown code; [`DbError::Conflict`] if another guest joined.
     pub async fn join_room(&self, code: &RoomCode, guest: &RoomMember) -> DbResult<RoomRow> {
+        let permit = self.write_permit().await;
         let updated = sqlx::query(
             "UPDATE rooms SET guest_id = $2, guest_name = $3 \
              WHERE code = $1 AND (guest_id IS NULL OR guest_id = $2)",
@@ -59,6 +61,7 @@ impl Store {
         .execute(&self.pool)
         .await?
         .rows_affected();
+        drop(permit);
         let room = self.room(code).await?;
         if updated == 0 {
             return Err(DbError::Conflict);
@@ -71,6 +74,7 @@ impl Store {
     /// # Errors
     /// [`DbError::NotFound`] for an unknown room or game.
     pub async fn set_room_game(&self, code: &RoomCode, game_id: &GameId) -> DbResult<()> {
+        let _permit = self.write_permit().await;
         let updated = sqlx::query(
             "UPDATE rooms SET game_id = $2, games_played = games_played + 1 WHERE code = $1",
         )

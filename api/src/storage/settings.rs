@@ -21,6 +21,7 @@ impl Store {
     /// # Errors
     /// [`DbError::Other`](super::DbError::Other) when the database fails.
     pub async fn setting_or_insert(&self, key: &str, default: &str) -> DbResult<String> {
+        let permit = self.write_permit().await;
         sqlx::query(
             "INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
         )
@@ -28,6 +29,7 @@ impl Store {
         .bind(default)
         .execute(&self.pool)
         .await?;
+        drop(permit);
         let row = sqlx::query("SELECT value FROM settings WHERE key = $1")
             .bind(key)
             .fetch_one(&self.pool)
