@@ -59,6 +59,27 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return ARGV[1]
 ";
 
+/// [`CLAIM`] for each of `KEYS`, with the same arguments; returns the owners in order.
+const CLAIM_ALL: &str = r"
+local owners = {}
+for i, key in ipairs(KEYS) do
+  local owner = redis.call('GET', key)
+  if owner == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+  elseif owner and redis.call('EXISTS', ARGV[3] .. owner .. ':alive') == 1 then
+    -- Owned by a live node: left alone.
+  else
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+    owner = ARGV[1]
+  end
+  owners[i] = owner
+end
+return owners
+";
+
+/// How many leases one [`CLAIM_ALL`] call renews, so that no call holds Redis for long.
+const CLAIM_CHUNK: usize = 500;
+
 /// Gives the lease up, if it is ours.
 const RELEASE: &str = r"
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -177,6 +198,30 @@ impl Cluster {
             .invoke_async(&mut redis)
             .await?;
         Ok(owner)
+    }
+
+    /// [`Cluster::claim`] for many games in few round trips; the owners in the same order.
+    ///
+    /// # Errors
+    /// Redis cannot be reached.
+    pub async fn claim_all(&self, ids: &[GameId]) -> Result<Vec<String>, ClusterError> {
+        let script = Script::new(CLAIM_ALL);
+        let mut owners = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(CLAIM_CHUNK) {
+            let mut redis = self.inner.redis.clone();
+            let mut invocation = script.prepare_invoke();
+            for id in chunk {
+                invocation.key(self.owner_key(id));
+            }
+            let chunk_owners: Vec<String> = invocation
+                .arg(&self.inner.node)
+                .arg(LEASE_MS)
+                .arg(format!("{}:node:", self.inner.prefix))
+                .invoke_async(&mut redis)
+                .await?;
+            owners.extend(chunk_owners);
+        }
+        Ok(owners)
     }
 
     /// Gives up the lease on `id` if this node holds it.

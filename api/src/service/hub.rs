@@ -385,14 +385,18 @@ impl GameHub {
                     let games = lock(&hub.inner.games);
                     games.iter().map(|(id, handle)| (id.clone(), handle.clone())).collect()
                 };
-                for (id, handle) in games {
-                    match cluster.claim(&id).await {
-                        Ok(owner) if owner != cluster.node() => {
-                            tracing::warn!(game = %id, %owner, "another node took this game over");
-                            handle.stop().await;
-                        }
-                        Ok(_) => {}
-                        Err(error) => tracing::warn!(%error, "cannot renew game leases"),
+                let ids: Vec<GameId> = games.iter().map(|(id, _)| id.clone()).collect();
+                let owners = match cluster.claim_all(&ids).await {
+                    Ok(owners) => owners,
+                    Err(error) => {
+                        tracing::warn!(%error, "cannot renew game leases");
+                        continue;
+                    }
+                };
+                for ((id, handle), owner) in games.into_iter().zip(owners) {
+                    if owner != cluster.node() {
+                        tracing::warn!(game = %id, %owner, "another node took this game over");
+                        handle.stop().await;
                     }
                 }
             }

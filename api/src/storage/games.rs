@@ -167,7 +167,7 @@ impl Store {
         if updated == 0 {
             drop(tx);
             drop(permit);
-            return Err(self.why_not_live(game_id).await);
+            return Err(missing_or_over(&self.pool, game_id).await);
         }
         let rated = rate_game(&mut tx, game_id, finished.finished_at).await?;
         tx.commit().await?;
@@ -248,19 +248,6 @@ impl Store {
         .map(game_row)
         .collect()
     }
-
-    /// After a conditional write to a live game changed nothing: was the game missing, or over?
-    async fn why_not_live(&self, game_id: &GameId) -> DbError {
-        let found = sqlx::query("SELECT status FROM games WHERE id = $1")
-            .bind(game_id.as_str())
-            .fetch_optional(&self.pool)
-            .await;
-        match found {
-            Ok(Some(_)) => DbError::Conflict,
-            Ok(None) => DbError::NotFound,
-            Err(error) => error.into(),
-        }
-    }
 }
 
 /// The body of [`Store::append_plies`], inside `tx`.
@@ -273,33 +260,36 @@ pub(super) async fn append_in(
     turn_started_at: Option<Timestamp>,
 ) -> DbResult<()> {
     // Writing the game row first serialises appends to one game on both backends.
-    lock_live_game(tx, game_id, Some(at)).await?;
-    let stored: i64 = get(
-        &sqlx::query("SELECT COUNT(*) AS n FROM moves WHERE game_id = $1")
-            .bind(game_id.as_str())
-            .fetch_one(&mut **tx)
-            .await?,
-        "n",
-    )?;
-    if stored != i64::from(first) {
-        return Err(DbError::Conflict);
+    let updated = sqlx::query(
+        "UPDATE games SET updated_at = $2, turn_started_at = COALESCE($3, turn_started_at) \
+         WHERE id = $1 AND status = 'live'",
+    )
+    .bind(game_id.as_str())
+    .bind(at.0)
+    .bind(turn_started_at.map(|at| at.0))
+    .execute(&mut **tx)
+    .await?
+    .rows_affected();
+    if updated == 0 {
+        return Err(missing_or_over(&mut **tx, game_id).await);
     }
     for (offset, mv) in plies.iter().enumerate() {
         let ply: i32 = convert("moves.ply", u64::from(first) + offset as u64)?;
-        sqlx::query("INSERT INTO moves (game_id, ply, mv, played_at) VALUES ($1, $2, $3, $4)")
-            .bind(game_id.as_str())
-            .bind(ply)
-            .bind(mv.to_string())
-            .bind(at.0)
-            .execute(&mut **tx)
-            .await?;
-    }
-    if let Some(started) = turn_started_at {
-        sqlx::query("UPDATE games SET turn_started_at = $2 WHERE id = $1")
-            .bind(game_id.as_str())
-            .bind(started.0)
-            .execute(&mut **tx)
-            .await?;
+        // The first ply is stored only if it is the next one; the rest follow it.
+        let inserted = sqlx::query(
+            "INSERT INTO moves (game_id, ply, mv, played_at) SELECT $1, $2, $3, $4 \
+             WHERE (SELECT COUNT(*) FROM moves WHERE game_id = $1) = $2",
+        )
+        .bind(game_id.as_str())
+        .bind(ply)
+        .bind(mv.to_string())
+        .bind(at.0)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+        if inserted == 0 {
+            return Err(DbError::Conflict);
+        }
     }
     Ok(())
 }
@@ -322,11 +312,23 @@ async fn lock_live_game(
     if updated > 0 {
         return Ok(());
     }
+    Err(missing_or_over(&mut **tx, game_id).await)
+}
+
+/// After a conditional write to a live game changed nothing: was the game missing, or over?
+async fn missing_or_over<'e, E>(executor: E, game_id: &GameId) -> DbError
+where
+    E: sqlx::Executor<'e, Database = Any>,
+{
     let found = sqlx::query("SELECT status FROM games WHERE id = $1")
         .bind(game_id.as_str())
-        .fetch_optional(&mut **tx)
-        .await?;
-    Err(if found.is_some() { DbError::Conflict } else { DbError::NotFound })
+        .fetch_optional(executor)
+        .await;
+    match found {
+        Ok(Some(_)) => DbError::Conflict,
+        Ok(None) => DbError::NotFound,
+        Err(error) => error.into(),
+    }
 }
 
 /// Inserts a `games` row, on the pool or inside a transaction.

@@ -10,5 +10,6 @@ mod storage_support;
 
 mod failover;
 mod faults;
+mod leases;
 mod play;
 mod two_nodes;
