@@ -41,8 +41,9 @@ const WATCH_EVERY: Duration = Duration::from_secs(1);
 /// After Redis comes back, how long followers wait before resubscribing, so that owners have
 /// claimed their games again first.
 const RESUBSCRIBE_AFTER: Duration = Duration::from_millis(1_500);
-/// Messages buffered per follower of a remote game.
-const FEED_BUFFER: usize = 256;
+/// Messages buffered per follower of a remote game; a follower further behind catches up from
+/// its version.
+const FEED_BUFFER: usize = 32;
 
 /// Takes the lease when it is free, already ours, or held by a node that is no longer alive;
 /// returns the owner.

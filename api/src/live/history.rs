@@ -26,9 +26,10 @@ impl History {
     /// How many events a game keeps by default.
     pub const DEFAULT_CAPACITY: usize = 64;
 
-    /// An empty history keeping at most `capacity` events.
+    /// An empty history keeping at most `capacity` events. It grows as events come, so an
+    /// idle game costs nothing here.
     pub fn new(capacity: usize) -> History {
-        History { capacity, events: VecDeque::with_capacity(capacity) }
+        History { capacity, events: VecDeque::new() }
     }
 
     /// Keeps the public events among `events`, dropping the oldest beyond the capacity.

@@ -27,8 +27,9 @@ const IDLE_TIMEOUT: Duration = Duration::from_secs(600);
 const RETRY_AFTER_STORAGE_ERROR: Duration = Duration::from_secs(1);
 /// Requests waiting for a game's task; senders wait when it is full.
 const REQUEST_QUEUE: usize = 64;
-/// Events buffered per subscriber before it must resubscribe.
-const BROADCAST_BUFFER: usize = 256;
+/// Events buffered per subscriber before it must resubscribe (and catch up from its version).
+/// A move makes one or two; every slot is allocated with the game, so few is cheaper.
+const BROADCAST_BUFFER: usize = 32;
 
 /// A request to a game's task.
 pub(super) enum Request {
