@@ -16,6 +16,7 @@
 //! | `OUTFLANK_OIDC_ISSUER` | `https://accounts.google.com` |
 //! | `OUTFLANK_RATE_PER_SECOND` | `20`: API requests per second per address and per session |
 //! | `OUTFLANK_RATE_BURST` | `60`: API requests allowed at once before that rate applies |
+//! | `OUTFLANK_TRUSTED_PROXIES` | unset: the TCP peer is the client; else proxies (`10.0.0.0/8,::1`) whose `X-Forwarded-For` names it |
 
 use std::fmt;
 use std::net::SocketAddr;
@@ -23,6 +24,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+use crate::routes::client_address::TrustedProxies;
 use crate::routes::rate_limit;
 
 /// Where the server listens unless `OUTFLANK_ADDR` says otherwise.
@@ -123,6 +125,9 @@ pub struct Settings {
     pub rate_per_second: u32,
     /// `OUTFLANK_RATE_BURST`: API requests allowed at once before the steady rate applies.
     pub rate_burst: u32,
+    /// `OUTFLANK_TRUSTED_PROXIES`: the proxies whose `X-Forwarded-For` names the client, for
+    /// per-address limits.
+    pub trusted_proxies: TrustedProxies,
 }
 
 /// A setting that could not be used; names the variable.
@@ -280,6 +285,16 @@ impl Settings {
         };
         let rate_per_second = count("OUTFLANK_RATE_PER_SECOND", rate_limit::DEFAULT_PER_SECOND)?;
         let rate_burst = count("OUTFLANK_RATE_BURST", rate_limit::DEFAULT_BURST)?;
+        let trusted_proxies = match lookup("OUTFLANK_TRUSTED_PROXIES") {
+            None => TrustedProxies::default(),
+            Some(value) => value.parse().map_err(|_| {
+                invalid(
+                    "OUTFLANK_TRUSTED_PROXIES",
+                    value,
+                    "list of IP addresses and networks such as 10.0.0.0/8,::1",
+                )
+            })?,
+        };
 
         Ok(Settings {
             address,
@@ -293,6 +308,7 @@ impl Settings {
             oidc,
             rate_per_second,
             rate_burst,
+            trusted_proxies,
         })
     }
 }
@@ -331,6 +347,19 @@ mod tests {
         assert_eq!(settings.computer_after_ms, 15_000);
         assert_eq!(settings.oidc, None);
         assert_eq!((settings.rate_per_second, settings.rate_burst), (20, 60));
+        assert_eq!(settings.trusted_proxies, TrustedProxies::default());
+    }
+
+    #[test]
+    fn trusted_proxies_are_addresses_and_networks() {
+        let settings = settings(&[("OUTFLANK_TRUSTED_PROXIES", "10.0.0.0/8, 127.0.0.1")]);
+        assert_eq!(settings.unwrap().trusted_proxies.to_string(), "10.0.0.0/8,127.0.0.1/32");
+        let error = settings_error("OUTFLANK_TRUSTED_PROXIES", "10.0.0.0/8,nginx");
+        assert_eq!(
+            error,
+            "OUTFLANK_TRUSTED_PROXIES=\"10.0.0.0/8,nginx\" is not a valid list of IP addresses \
+             and networks such as 10.0.0.0/8,::1"
+        );
     }
 
     #[test]

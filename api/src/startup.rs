@@ -135,10 +135,13 @@ impl Application {
         matchmaking.spawn_pairing_loop();
         let matchmaking = web::Data::new(matchmaking);
         let online = web::Data::new(Online::default());
-        let rate_limits = web::Data::new(RateLimits::new(
-            NonZeroU32::new(settings.rate_per_second).unwrap_or(NonZeroU32::MIN),
-            NonZeroU32::new(settings.rate_burst).unwrap_or(NonZeroU32::MIN),
-        ));
+        let rate_limits = web::Data::new(
+            RateLimits::new(
+                NonZeroU32::new(settings.rate_per_second).unwrap_or(NonZeroU32::MIN),
+                NonZeroU32::new(settings.rate_burst).unwrap_or(NonZeroU32::MIN),
+            )
+            .behind(settings.trusted_proxies.clone()),
+        );
         let idle_limits = rate_limits.clone();
         actix_web::rt::spawn(async move {
             let mut every = tokio::time::interval(std::time::Duration::from_secs(60));

@@ -2,6 +2,7 @@
 
 mod account;
 pub mod auth;
+pub mod client_address;
 pub mod error;
 mod games;
 mod health;

@@ -15,6 +15,7 @@ use actix_web::web;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
+use crate::routes::client_address::TrustedProxies;
 use crate::routes::error::error_response;
 use crate::session::COOKIE_NAME;
 
@@ -28,6 +29,8 @@ pub const DEFAULT_BURST: u32 = 60;
 pub struct RateLimits {
     per_address: DefaultKeyedRateLimiter<IpAddr>,
     per_session: DefaultKeyedRateLimiter<String>,
+    /// Whose `X-Forwarded-For` names the client.
+    proxies: TrustedProxies,
 }
 
 impl RateLimits {
@@ -37,7 +40,14 @@ impl RateLimits {
         RateLimits {
             per_address: RateLimiter::keyed(quota),
             per_session: RateLimiter::keyed(quota),
+            proxies: TrustedProxies::default(),
         }
+    }
+
+    /// The same limits, taking the client's address from `X-Forwarded-For` on requests from
+    /// `proxies`.
+    pub fn behind(self, proxies: TrustedProxies) -> RateLimits {
+        RateLimits { proxies, ..self }
     }
 
     /// How long `address` (and `session`, if any) must wait, or `None` if the request may go.
@@ -78,8 +88,11 @@ pub async fn limit_rate(
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let limits = request.app_data::<web::Data<RateLimits>>().cloned();
     if let Some(limits) = limits.filter(|_| request.path().starts_with("/api/")) {
-        // The peer address: behind a proxy, limit there or set the proxy's own limits.
-        let address = request.peer_addr().map(|peer| peer.ip());
+        let address = request.peer_addr().map(|peer| {
+            let forwarded_for = request.headers().get_all("x-forwarded-for");
+            let forwarded_for = forwarded_for.filter_map(|value| value.to_str().ok());
+            limits.proxies.client_address(peer.ip(), forwarded_for)
+        });
         let session = request.cookie(COOKIE_NAME).map(|cookie| cookie.value().to_owned());
         if let Some(wait) = limits.wait(address, session) {
             let seconds = wait.as_secs().max(1);

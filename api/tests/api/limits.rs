@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::helpers::spawn_app;
+use crate::helpers::{TestApp, spawn_app, spawn_app_with};
 
 #[actix_web::test]
 async fn a_flood_of_api_requests_is_refused_with_retry_after() {
@@ -22,6 +22,47 @@ async fn a_flood_of_api_requests_is_refused_with_retry_after() {
     let (retry, body) = refused.expect("some requests are refused");
     assert!(retry.parse::<u64>().unwrap() >= 1);
     assert_eq!(body["error"]["code"], "rate_limited");
+}
+
+/// The statuses of `n` requests for `/api/stats` that say they were forwarded for `client`.
+async fn stats_forwarded_for(
+    app: &TestApp,
+    n: usize,
+    client: impl Fn(usize) -> String,
+) -> Vec<u16> {
+    let mut statuses = Vec::new();
+    for i in 0..n {
+        let response = app
+            .client
+            .get(format!("{}/api/stats", app.url))
+            .header("x-forwarded-for", client(i))
+            .send()
+            .await
+            .unwrap();
+        statuses.push(response.status().as_u16());
+    }
+    statuses
+}
+
+#[actix_web::test]
+async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_allowance() {
+    let app = spawn_app_with(|settings| {
+        settings.trusted_proxies = "127.0.0.1, ::1".parse().unwrap();
+    })
+    .await;
+    let first = stats_forwarded_for(&app, 61, |_| "203.0.113.7".into()).await;
+    assert_eq!(first[..60], [200; 60]);
+    assert_eq!(first[60], 429);
+    let second = stats_forwarded_for(&app, 1, |_| "1.2.3.4, 203.0.113.8".into()).await;
+    assert_eq!(second, [200]);
+}
+
+#[actix_web::test]
+async fn a_forwarded_for_header_from_an_untrusted_peer_is_ignored() {
+    let app = spawn_app().await;
+    let statuses = stats_forwarded_for(&app, 61, |i| format!("203.0.113.{i}")).await;
+    assert_eq!(statuses[..60], [200; 60]);
+    assert_eq!(statuses[60], 429);
 }
 
 #[actix_web::test]
