@@ -116,11 +116,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# A port nobody listens on.
+# A port nobody listens on, below the range the kernel hands out for outgoing connections
+# (which the tool's 10,000 sockets may all but fill, leaving a "free" port bound after all).
 free_port() {
-  local port
+  local port low
+  low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
   for _ in $(seq 1 100); do
-    port=$((20000 + RANDOM % 40000))
+    port=$((10000 + RANDOM % (low - 10000)))
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
       echo "$port"
       return 0
