@@ -368,7 +368,11 @@ impl Cluster {
         Ok(())
     }
 
-    async fn is_alive(&self, node: &str) -> Result<bool, ClusterError> {
+    /// Whether node `node` proved it was alive within the last few seconds.
+    ///
+    /// # Errors
+    /// Redis cannot be reached.
+    pub async fn is_alive(&self, node: &str) -> Result<bool, ClusterError> {
         let mut redis = self.inner.redis.clone();
         Ok(redis.exists(self.alive_key(node)).await?)
     }
@@ -505,8 +509,16 @@ impl Cluster {
                 .iter()
                 .map(|(id, feed)| (id.clone(), feed.owner.clone(), feed.events.receiver_count()))
                 .collect();
+            // Each owner is asked about once, however many of its games are followed.
+            let mut dead_owners = HashMap::new();
+            for (_, owner, followers) in &feeds {
+                if *followers > 0 && !dead_owners.contains_key(owner) {
+                    let dead = matches!(self.is_alive(owner).await, Ok(false));
+                    dead_owners.insert(owner.clone(), dead);
+                }
+            }
             for (id, owner, followers) in feeds {
-                let dead = followers > 0 && matches!(self.is_alive(&owner).await, Ok(false));
+                let dead = followers > 0 && dead_owners.get(&owner).copied().unwrap_or(false);
                 if followers == 0 || dead {
                     if dead {
                         tracing::info!(game = %id, %owner, "the node running a game is gone");

@@ -16,8 +16,15 @@ pub enum NodeMsg {
     Command { id: u64, from: String, game: String, command: PlayerCommand },
     /// Catch a subscriber on another node up with a game this node owns.
     Subscribe { id: u64, from: String, game: String, player: String, since: Option<u64> },
-    /// A connection of `player` on another node opened or closed.
-    Presence { game: String, player: String, connected: bool },
+    /// A connection of `player` on node `from` opened or closed.
+    Presence {
+        /// Empty from a node that does not say (counted, but not counted out if it dies).
+        #[serde(default)]
+        from: String,
+        game: String,
+        player: String,
+        connected: bool,
+    },
     /// The answer to request `id`.
     Reply { id: u64, body: Reply },
 }

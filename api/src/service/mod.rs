@@ -6,6 +6,7 @@ mod driver;
 mod hub;
 mod matchmaking;
 mod online;
+mod presence_ledger;
 mod remote;
 mod search;
 

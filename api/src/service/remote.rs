@@ -2,6 +2,8 @@
 //! elsewhere travel as requests through the cluster; and this node answers such requests for
 //! the games it runs.
 
+use std::time::Duration;
+
 use tokio::sync::mpsc;
 
 use crate::cluster::wire::{NodeMsg, PlayerCommand, Reply};
@@ -11,6 +13,7 @@ use crate::live::Command;
 use crate::ws::protocol::ServerMsg;
 
 use super::hub::{CatchUp, GameHub, LocalGame, Route, ServiceError, Subscription};
+use super::presence_ledger::PresenceLedger;
 
 /// Applies `command` to game `id` wherever it runs. If the owner has gone, the game is found
 /// again (and taken over when nobody runs it) and the command tried once more.
@@ -70,8 +73,12 @@ pub(super) async fn presence(hub: &GameHub, id: &GameId, player: PlayerId, conne
     match hub.route(id).await {
         Ok(Route::Local(handle)) => handle.presence(player, connected).await,
         Ok(Route::Remote { cluster, owner }) => {
-            let msg =
-                NodeMsg::Presence { game: id.to_string(), player: player.to_string(), connected };
+            let msg = NodeMsg::Presence {
+                from: cluster.node().to_owned(),
+                game: id.to_string(),
+                player: player.to_string(),
+                connected,
+            };
             cluster.tell(&owner, &msg);
         }
         Err(_) => {}
@@ -85,16 +92,65 @@ pub fn spawn_serving(
     mut requests: mpsc::UnboundedReceiver<NodeMsg>,
 ) {
     tokio::spawn(async move {
-        while let Some(request) = requests.recv().await {
-            if let NodeMsg::Presence { .. } = request {
-                // In order, so a connection's opening is counted before its closing.
-                serve(&hub, &cluster, request).await;
-            } else {
-                let (hub, cluster) = (hub.clone(), cluster.clone());
-                tokio::spawn(async move { serve(&hub, &cluster, request).await });
+        let mut ledger = PresenceLedger::default();
+        let mut check = tokio::time::interval(CHECK_NODES_EVERY);
+        loop {
+            tokio::select! {
+                request = requests.recv() => match request {
+                    // In order, so a connection's opening is counted before its closing.
+                    Some(NodeMsg::Presence { from, game, player, connected }) => {
+                        count_presence(&hub, &mut ledger, from, &game, &player, connected).await;
+                    }
+                    Some(request) => {
+                        let (hub, cluster) = (hub.clone(), cluster.clone());
+                        tokio::spawn(async move { serve(&hub, &cluster, request).await });
+                    }
+                    None => break,
+                },
+                _ = check.tick() => count_out_dead_nodes(&hub, &cluster, &mut ledger).await,
             }
         }
     });
+}
+
+/// How often the nodes with sockets on this node's games are checked for being alive.
+const CHECK_NODES_EVERY: Duration = Duration::from_secs(2);
+
+/// Counts a connection on another node opening or closing, in its game and in the ledger.
+async fn count_presence(
+    hub: &GameHub,
+    ledger: &mut PresenceLedger,
+    from: String,
+    game: &str,
+    player: &str,
+    connected: bool,
+) {
+    let (Ok(id), Ok(player)) = (game.parse::<GameId>(), player.parse::<PlayerId>()) else {
+        return;
+    };
+    let Some(handle) = local(hub, game).await else { return };
+    if !from.is_empty() {
+        ledger.record(&from, id, player.clone(), connected);
+    }
+    handle.presence(player, connected).await;
+}
+
+/// Closes, in their games, the connections of nodes that are no longer alive: their sockets
+/// are gone, and they could not say so.
+async fn count_out_dead_nodes(hub: &GameHub, cluster: &Cluster, ledger: &mut PresenceLedger) {
+    for node in ledger.nodes() {
+        if !matches!(cluster.is_alive(&node).await, Ok(false)) {
+            continue;
+        }
+        tracing::info!(%node, "counting out the connections of a node that is gone");
+        for (game, player, count) in ledger.forget(&node) {
+            if let Some(handle) = hub.running(&game) {
+                for _ in 0..count {
+                    handle.presence(player.clone(), false).await;
+                }
+            }
+        }
+    }
 }
 
 async fn serve(hub: &GameHub, cluster: &Cluster, request: NodeMsg) {
@@ -126,12 +182,7 @@ async fn serve(hub: &GameHub, cluster: &Cluster, request: NodeMsg) {
             };
             cluster.reply(&from, id, body);
         }
-        NodeMsg::Presence { game, player, connected } => {
-            if let (Some(handle), Ok(player)) = (local(hub, &game).await, player.parse()) {
-                handle.presence(player, connected).await;
-            }
-        }
-        NodeMsg::Reply { .. } => {}
+        NodeMsg::Presence { .. } | NodeMsg::Reply { .. } => {}
     }
 }
 

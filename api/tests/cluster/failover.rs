@@ -123,3 +123,38 @@ async fn killing_the_node_running_a_game_loses_no_acknowledged_move() {
         game["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
     assert_eq!(stored, played);
 }
+
+#[actix_web::test]
+async fn a_player_whose_node_dies_is_shown_as_gone_to_the_opponent() {
+    let admin = admin_url().expect("the failover test needs PostgreSQL: set TEST_DATABASE_URL");
+    let redis = std::env::var("TEST_REDIS_URL").expect("the failover test needs TEST_REDIS_URL");
+    let database = TempDatabase::create(&admin).await;
+    let prefix = format!("outflank-presence-{}", std::process::id());
+    let mut ann_node = Some(start_node(&database.url, &redis, &prefix).await);
+    let game_node = start_node(&database.url, &redis, &prefix).await;
+
+    // Ann plays through her node; Bob joins through the other, which runs the game.
+    let ann_url = ann_node.as_ref().unwrap().url.clone();
+    let ann = user(ann_node.as_ref().unwrap(), "Ann").await;
+    let mut bob = user(ann_node.as_ref().unwrap(), "Bob").await;
+    bob.set_base(&game_node.url);
+    let mut table = Table::between(ann, bob).await;
+    let (ann_color, bob_socket) = if table.black.0.base() == ann_url {
+        ("black", &mut table.white.1)
+    } else {
+        ("white", &mut table.black.1)
+    };
+
+    // Ann's node dies without a word: her socket closes, and nobody says so.
+    drop(ann_node.take());
+
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let msg = bob_socket.next_any().await.expect("Bob's socket stays open");
+        if msg["type"] == "presence" && msg[ann_color] == false {
+            assert_eq!(msg[if ann_color == "black" { "white" } else { "black" }], true);
+            break;
+        }
+        assert!(Instant::now() < deadline, "Ann was still shown as connected");
+    }
+}
