@@ -47,8 +47,8 @@ tests/browser/run.sh
 step "load: 200 concurrent friend games against a real server (tests/load.sh short)"
 tests/load.sh short
 
-step "fuzzing: record parsing, position strings, WebSocket messages (30 s each)"
-fuzz/run.sh 30
+step "fuzzing: record parsing, position strings, WebSocket messages (a minute each)"
+fuzz/run.sh 60
 
 echo
 echo "all tests passed"
