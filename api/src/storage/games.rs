@@ -103,14 +103,21 @@ impl Store {
         at: Timestamp,
         turn_started_at: Option<Timestamp>,
     ) -> DbResult<()> {
+        let write = PlyWrite {
+            game_id: game_id.clone(),
+            first,
+            plies: plies.to_vec(),
+            at,
+            turn_started_at,
+        };
         if let Some(writer) = &self.sqlite_writer {
-            return writer.append(game_id, first, plies, at, turn_started_at).await;
+            return writer.append(write).await;
         }
-        if let [mv] = plies {
-            return append_one_postgres(&self.pool, game_id, first, *mv, at, turn_started_at).await;
+        if let [mv] = write.plies[..] {
+            return append_one_postgres(&self.pool, &write, mv).await;
         }
         let mut tx = self.pool.begin().await?;
-        append_in(&mut tx, game_id, first, plies, at, turn_started_at).await?;
+        append_in(&mut tx, &write).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -256,15 +263,9 @@ impl Store {
 /// [`Store::append_plies`] of a single ply on PostgreSQL, as one statement: the most common
 /// write of a busy server costs one round trip. The game row is updated, and the ply stored,
 /// only if the game is live and the ply is the next one.
-async fn append_one_postgres(
-    pool: &sqlx::AnyPool,
-    game_id: &GameId,
-    ply: u32,
-    mv: Move,
-    at: Timestamp,
-    turn_started_at: Option<Timestamp>,
-) -> DbResult<()> {
-    let ply: i32 = convert("moves.ply", ply)?;
+async fn append_one_postgres(pool: &sqlx::AnyPool, write: &PlyWrite, mv: Move) -> DbResult<()> {
+    let PlyWrite { game_id, first, at, turn_started_at, .. } = write;
+    let ply: i32 = convert("moves.ply", *first)?;
     let inserted = sqlx::query(
         "WITH game AS ( \
              UPDATE games SET updated_at = $4, turn_started_at = COALESCE($5, turn_started_at) \
@@ -287,15 +288,21 @@ async fn append_one_postgres(
     Ok(())
 }
 
+/// What [`Store::append_plies`] writes.
+#[derive(Debug)]
+pub(super) struct PlyWrite {
+    pub game_id: GameId,
+    /// The number of the first ply, from 0.
+    pub first: u32,
+    pub plies: Vec<Move>,
+    pub at: Timestamp,
+    /// When the side now to move started thinking, if the game has a clock.
+    pub turn_started_at: Option<Timestamp>,
+}
+
 /// The body of [`Store::append_plies`], inside `tx`.
-pub(super) async fn append_in(
-    tx: &mut Transaction<'_, Any>,
-    game_id: &GameId,
-    first: u32,
-    plies: &[Move],
-    at: Timestamp,
-    turn_started_at: Option<Timestamp>,
-) -> DbResult<()> {
+pub(super) async fn append_in(tx: &mut Transaction<'_, Any>, write: &PlyWrite) -> DbResult<()> {
+    let PlyWrite { game_id, first, plies, at, turn_started_at } = write;
     // Writing the game row first serialises appends to one game on both backends.
     let updated = sqlx::query(
         "UPDATE games SET updated_at = $2, turn_started_at = COALESCE($3, turn_started_at) \
@@ -311,7 +318,7 @@ pub(super) async fn append_in(
         return Err(missing_or_over(&mut **tx, game_id).await);
     }
     for (offset, mv) in plies.iter().enumerate() {
-        let ply: i32 = convert("moves.ply", u64::from(first) + offset as u64)?;
+        let ply: i32 = convert("moves.ply", u64::from(*first) + offset as u64)?;
         // The first ply is stored only if it is the next one; the rest follow it.
         let inserted = sqlx::query(
             "INSERT INTO moves (game_id, ply, mv, played_at) SELECT $1, $2, $3, $4 \

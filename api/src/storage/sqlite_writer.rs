@@ -13,10 +13,8 @@ use std::sync::Arc;
 use sqlx::AnyPool;
 use tokio::sync::{Mutex, MutexGuard, mpsc, oneshot};
 
-use super::games::append_in;
+use super::games::{PlyWrite, append_in};
 use super::{DbError, DbResult};
-use crate::domain::{GameId, Timestamp};
-use outflank_engine::Move;
 
 /// The most moves one transaction holds; more wait for the next.
 const MAX_GROUP: usize = 256;
@@ -33,12 +31,8 @@ pub(super) struct SqliteWriter {
 
 /// One call of [`Store::append_plies`](super::Store::append_plies), waiting for its commit.
 #[derive(Debug)]
-pub(super) struct Append {
-    pub game_id: GameId,
-    pub first: u32,
-    pub plies: Vec<Move>,
-    pub at: Timestamp,
-    pub turn_started_at: Option<Timestamp>,
+struct Append {
+    write: PlyWrite,
     reply: oneshot::Sender<DbResult<()>>,
 }
 
@@ -58,24 +52,9 @@ impl SqliteWriter {
 
     /// Stores plies as [`Store::append_plies`](super::Store::append_plies) does, in the next
     /// group, and returns once that group is committed.
-    pub(super) async fn append(
-        &self,
-        game_id: &GameId,
-        first: u32,
-        plies: &[Move],
-        at: Timestamp,
-        turn_started_at: Option<Timestamp>,
-    ) -> DbResult<()> {
+    pub(super) async fn append(&self, write: PlyWrite) -> DbResult<()> {
         let (reply, outcome) = oneshot::channel();
-        let append = Append {
-            game_id: game_id.clone(),
-            first,
-            plies: plies.to_vec(),
-            at,
-            turn_started_at,
-            reply,
-        };
-        self.appends.send(append).await.map_err(|_| stopped())?;
+        self.appends.send(Append { write, reply }).await.map_err(|_| stopped())?;
         outcome.await.map_err(|_| stopped())?
     }
 }
@@ -117,15 +96,7 @@ async fn write_group(pool: &AnyPool, group: &[Append]) -> DbResult<Vec<DbResult<
     let mut outcomes = Vec::with_capacity(group.len());
     for append in group {
         let mut savepoint = sqlx::Acquire::begin(&mut *tx).await?;
-        let outcome = append_in(
-            &mut savepoint,
-            &append.game_id,
-            append.first,
-            &append.plies,
-            append.at,
-            append.turn_started_at,
-        )
-        .await;
+        let outcome = append_in(&mut savepoint, &append.write).await;
         match outcome {
             Ok(()) => savepoint.commit().await?,
             Err(_) => savepoint.rollback().await?,

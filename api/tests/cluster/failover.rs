@@ -52,6 +52,15 @@ async fn start_node(database_url: &str, redis_url: &str, prefix: &str) -> Node {
     }
 }
 
+/// A new PostgreSQL database, the Redis URL and a key prefix of this test's own: what the
+/// nodes of one test share.
+async fn shared_services(test: &str) -> (TempDatabase, String, String) {
+    let admin = admin_url().expect("the failover tests need PostgreSQL: set TEST_DATABASE_URL");
+    let redis = std::env::var("TEST_REDIS_URL").expect("the failover tests need TEST_REDIS_URL");
+    let prefix = format!("outflank-{test}-{}", std::process::id());
+    (TempDatabase::create(&admin).await, redis, prefix)
+}
+
 /// A person talking to `node`: a guest session made there.
 async fn user(node: &Node, nickname: &str) -> User {
     TestApp::user_at(&node.url, nickname).await
@@ -59,10 +68,7 @@ async fn user(node: &Node, nickname: &str) -> User {
 
 #[actix_web::test]
 async fn killing_the_node_running_a_game_loses_no_acknowledged_move() {
-    let admin = admin_url().expect("the failover test needs PostgreSQL: set TEST_DATABASE_URL");
-    let redis = std::env::var("TEST_REDIS_URL").expect("the failover test needs TEST_REDIS_URL");
-    let database = TempDatabase::create(&admin).await;
-    let prefix = format!("outflank-failover-{}", std::process::id());
+    let (database, redis, prefix) = shared_services("failover").await;
     let mut nodes = Vec::new();
     for _ in 0..3 {
         nodes.push(Some(start_node(&database.url, &redis, &prefix).await));
@@ -126,10 +132,7 @@ async fn killing_the_node_running_a_game_loses_no_acknowledged_move() {
 
 #[actix_web::test]
 async fn a_player_whose_node_dies_is_shown_as_gone_to_the_opponent() {
-    let admin = admin_url().expect("the failover test needs PostgreSQL: set TEST_DATABASE_URL");
-    let redis = std::env::var("TEST_REDIS_URL").expect("the failover test needs TEST_REDIS_URL");
-    let database = TempDatabase::create(&admin).await;
-    let prefix = format!("outflank-presence-{}", std::process::id());
+    let (database, redis, prefix) = shared_services("presence").await;
     let mut ann_node = Some(start_node(&database.url, &redis, &prefix).await);
     let game_node = start_node(&database.url, &redis, &prefix).await;
 
