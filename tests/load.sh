@@ -12,6 +12,9 @@
 #                                game's two players use different nodes (release)
 #   tests/load.sh idle           the servers' memory per idle socket: 10,000 sockets joined to
 #                                games, not moving (release)
+#   tests/load.sh balancer       deploy/nginx.conf in front of two nodes set up as in
+#                                deploy/docker-compose.yml, without Docker: a few quick games
+#                                through the balancer alone, WebSockets included (debug)
 #
 # Arguments after the mode go to the tool and override its settings, e.g.
 #   tests/load.sh full --games 2000 --json
@@ -51,8 +54,14 @@ case $mode in
     nodes=1
     tool_args=(--idle-sockets 10000 --duration 10s)
     ;;
+  balancer)
+    profile=${OUTFLANK_LOAD_PROFILE:-debug}
+    nodes=2
+    # Few enough games that setting them up stays within nginx's per-client limit.
+    tool_args=(--games 6 --ramp 2s --duration 12s --think 0s..50ms)
+    ;;
   *)
-    echo "usage: tests/load.sh short|full|full-cluster|idle [load tool arguments...]" >&2
+    echo "usage: tests/load.sh short|full|full-cluster|idle|balancer [load tool arguments...]" >&2
     exit 2
     ;;
 esac
@@ -131,11 +140,17 @@ free_port() {
   return 1
 }
 
-server_env=(
-  OUTFLANK_RATE_PER_SECOND=100000
-  OUTFLANK_RATE_BURST=100000
-  RUST_LOG="${RUST_LOG:-warn}"
-)
+server_env=(RUST_LOG="${RUST_LOG:-warn}")
+if [ "$mode" = balancer ]; then
+  # As in docker-compose.yml: the nodes' default limits, per client behind the trusted proxy.
+  balancer_port=$(free_port)
+  server_env+=(
+    OUTFLANK_TRUSTED_PROXIES=127.0.0.1,::1
+    OUTFLANK_PUBLIC_URL="http://127.0.0.1:$balancer_port"
+  )
+else
+  server_env+=(OUTFLANK_RATE_PER_SECOND=100000 OUTFLANK_RATE_BURST=100000)
+fi
 if [ "$mode" = idle ]; then
   # Nobody moves: a long clock keeps the games from being aborted while the sockets are held.
   server_env+=(OUTFLANK_MOVE_TIME_MS=3600000)
@@ -158,7 +173,55 @@ else
   mkdir -p "$work/data"
 fi
 
+# nginx from PATH, or Debian's package unpacked here (nothing is installed or started).
+nginx_binary() {
+  if command -v nginx >/dev/null 2>&1; then
+    command -v nginx
+    return
+  fi
+  if [ ! -x "$work/nginx-package/usr/sbin/nginx" ]; then
+    say "unpacking Debian's nginx"
+    (cd "$work" && apt-get download nginx >/dev/null 2>&1) || {
+      apt-get update -qq >/dev/null && (cd "$work" && apt-get download nginx >/dev/null 2>&1)
+    }
+    dpkg -x "$work"/nginx_*.deb "$work/nginx-package"
+  fi
+  echo "$work/nginx-package/usr/sbin/nginx"
+}
+
+# deploy/nginx.conf with Docker's names made local: the nodes' hostnames become their ports,
+# and Docker's DNS resolver, the re-resolving of upstream names (nginx 1.27.3 or later) and
+# the nginx user go. Logs and temporary files go under the run's folder; the rest of the file
+# is used as it is.
+start_balancer() {
+  local binary
+  binary=$(nginx_binary)
+  mkdir -p "$work/nginx"
+  sed -e '/^user /d' -e '/^\s*resolver /d' -e 's/ resolve / /' \
+    -e "s/outflank-1:8080/127.0.0.1:${node_ports[0]}/" \
+    -e "s/outflank-2:8080/127.0.0.1:${node_ports[1]}/" \
+    -e "s/listen 8080;/listen 127.0.0.1:$balancer_port;/" \
+    -e "s|access_log /dev/stdout;|access_log $work/nginx/access.log;|" \
+    -e "s|error_log /dev/stderr warn;|error_log $work/nginx/error.log warn;|" \
+    -e "s|^http {|http {\\n    client_body_temp_path $work/nginx/body; proxy_temp_path $work/nginx/proxy; fastcgi_temp_path $work/nginx/fastcgi; uwsgi_temp_path $work/nginx/uwsgi; scgi_temp_path $work/nginx/scgi;|" \
+    deploy/nginx.conf >"$work/nginx/nginx.conf"
+  "$binary" -p "$work/nginx" -e "$work/nginx/error.log" -c "$work/nginx/nginx.conf" \
+    -g "daemon off; pid $work/nginx/nginx.pid;" &
+  pids+=("$!")
+  for _ in $(seq 1 40); do
+    curl -fsS "http://127.0.0.1:$balancer_port/lb-healthz" >/dev/null 2>&1 && break
+    sleep 0.25
+  done
+  if ! curl -fsS "http://127.0.0.1:$balancer_port/readyz" >/dev/null 2>&1; then
+    say "the balancer did not pass requests to the nodes:"
+    cat "$work/nginx/error.log" >&2
+    exit 1
+  fi
+  say "balancer (deploy/nginx.conf, $("$binary" -v 2>&1 | sed 's/.*: //')): http://127.0.0.1:$balancer_port"
+}
+
 urls=()
+node_ports=()
 server_pid_args=()
 for node in $(seq 1 "$nodes"); do
   port=$(free_port)
@@ -181,8 +244,14 @@ for node in $(seq 1 "$nodes"); do
   fi
   say "node $node: http://127.0.0.1:$port (pid $pid)"
   urls+=(--url "http://127.0.0.1:$port")
+  node_ports+=("$port")
   server_pid_args+=(--server-pid "$pid")
 done
+
+if [ "$mode" = balancer ]; then
+  start_balancer
+  urls=(--url "http://127.0.0.1:$balancer_port")
+fi
 
 say "running: outflank-load ${urls[*]} ${tool_args[*]} $*"
 status=0
@@ -190,6 +259,16 @@ status=0
 if [ "$status" -eq 0 ] && [ ${#quick_args[@]} -gt 0 ]; then
   say "running: outflank-load ${urls[*]} ${quick_args[*]}"
   "$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${quick_args[@]}" || status=$?
+fi
+
+if [ "$mode" = balancer ] && [ "$status" -eq 0 ]; then
+  upgrades=$(grep -c '" 101 ' "$work/nginx/access.log" || true)
+  if [ "$upgrades" -eq 0 ]; then
+    say "no WebSocket went through the balancer"
+    status=1
+  else
+    say "the balancer passed $upgrades WebSocket upgrades"
+  fi
 fi
 
 for node in $(seq 1 "$nodes"); do

@@ -47,6 +47,9 @@ tests/browser/run.sh
 step "load: 200 concurrent friend games against a real server (tests/load.sh short)"
 tests/load.sh short
 
+step "deploy/nginx.conf in front of two nodes: games played through the balancer alone"
+tests/load.sh balancer
+
 step "fuzzing: record parsing, position strings, WebSocket messages (a minute each)"
 fuzz/run.sh 60
 
