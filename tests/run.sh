@@ -50,6 +50,9 @@ tests/load.sh short
 step "deploy/nginx.conf in front of two nodes: games played through the balancer alone"
 tests/load.sh balancer
 
+step "deploy/k8s against the Kubernetes API schemas"
+tests/deploy/manifests.sh
+
 step "deploy/Dockerfile's runtime stage without Docker: a node in it on a read-only root"
 if [ "$(id -u)" = 0 ]; then
   tests/deploy/image.py "${CARGO_TARGET_DIR:-target}/debug/outflank" "$TEST_DATABASE_URL" "$TEST_REDIS_URL"
