@@ -50,8 +50,9 @@ tests/load.sh short
 step "deploy/nginx.conf in front of two nodes: games played through the balancer alone"
 tests/load.sh balancer
 
-step "deploy/k8s against the Kubernetes API schemas"
+step "deploy/k8s against the Kubernetes API schemas; deploy/outflank.service by systemd"
 tests/deploy/manifests.sh
+tests/deploy/unit.sh
 
 step "deploy/Dockerfile's runtime stage without Docker: a node in it on a read-only root"
 if [ "$(id -u)" = 0 ]; then
