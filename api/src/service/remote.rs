@@ -128,11 +128,13 @@ async fn count_presence(
     let (Ok(id), Ok(player)) = (game.parse::<GameId>(), player.parse::<PlayerId>()) else {
         return;
     };
-    let Some(handle) = local(hub, game).await else { return };
+    // Recorded even when the game has moved on, so that a close always meets its open.
     if !from.is_empty() {
         ledger.record(&from, id, player.clone(), connected);
     }
-    handle.presence(player, connected).await;
+    if let Some(handle) = local(hub, game).await {
+        handle.presence(player, connected).await;
+    }
 }
 
 /// Closes, in their games, the connections of nodes that are no longer alive: their sockets
