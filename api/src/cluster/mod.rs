@@ -12,7 +12,7 @@ pub mod wire;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
@@ -45,23 +45,9 @@ const RESUBSCRIBE_AFTER: Duration = Duration::from_millis(1_500);
 /// its version.
 const FEED_BUFFER: usize = 32;
 
-/// Takes the lease when it is free, already ours, or held by a node that is no longer alive;
-/// returns the owner.
+/// For each of `KEYS`, a game's lease: takes it when it is free, already ours (renewing it), or
+/// held by a node that is no longer alive; returns the owners in order.
 const CLAIM: &str = r"
-local owner = redis.call('GET', KEYS[1])
-if owner == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return owner
-end
-if owner and redis.call('EXISTS', ARGV[3] .. owner .. ':alive') == 1 then
-  return owner
-end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return ARGV[1]
-";
-
-/// [`CLAIM`] for each of `KEYS`, with the same arguments; returns the owners in order.
-const CLAIM_ALL: &str = r"
 local owners = {}
 for i, key in ipairs(KEYS) do
   local owner = redis.call('GET', key)
@@ -78,7 +64,10 @@ end
 return owners
 ";
 
-/// How many leases one [`CLAIM_ALL`] call renews, so that no call holds Redis for long.
+/// [`CLAIM`], hashed once for `EVALSHA`.
+static CLAIM_SCRIPT: LazyLock<Script> = LazyLock::new(|| Script::new(CLAIM));
+
+/// How many leases one [`CLAIM`] call takes, so that no call holds Redis for long.
 const CLAIM_CHUNK: usize = 500;
 
 /// Gives the lease up, if it is ours.
@@ -190,15 +179,11 @@ impl Cluster {
     /// # Errors
     /// Redis cannot be reached.
     pub async fn claim(&self, id: &GameId) -> Result<String, ClusterError> {
-        let mut redis = self.inner.redis.clone();
-        let owner: String = Script::new(CLAIM)
-            .key(self.owner_key(id))
-            .arg(&self.inner.node)
-            .arg(LEASE_MS)
-            .arg(format!("{}:node:", self.inner.prefix))
-            .invoke_async(&mut redis)
-            .await?;
-        Ok(owner)
+        let owners = self.claim_all(std::slice::from_ref(id)).await?;
+        owners.into_iter().next().ok_or_else(|| {
+            let missing = (redis::ErrorKind::TypeError, "the lease script named no owner");
+            ClusterError::Redis(missing.into())
+        })
     }
 
     /// [`Cluster::claim`] for many games in few round trips; the owners in the same order.
@@ -206,18 +191,18 @@ impl Cluster {
     /// # Errors
     /// Redis cannot be reached.
     pub async fn claim_all(&self, ids: &[GameId]) -> Result<Vec<String>, ClusterError> {
-        let script = Script::new(CLAIM_ALL);
+        let mut redis = self.inner.redis.clone();
+        let alive_prefix = format!("{}:node:", self.inner.prefix);
         let mut owners = Vec::with_capacity(ids.len());
         for chunk in ids.chunks(CLAIM_CHUNK) {
-            let mut redis = self.inner.redis.clone();
-            let mut invocation = script.prepare_invoke();
+            let mut invocation = CLAIM_SCRIPT.prepare_invoke();
             for id in chunk {
                 invocation.key(self.owner_key(id));
             }
             let chunk_owners: Vec<String> = invocation
                 .arg(&self.inner.node)
                 .arg(LEASE_MS)
-                .arg(format!("{}:node:", self.inner.prefix))
+                .arg(&alive_prefix)
                 .invoke_async(&mut redis)
                 .await?;
             owners.extend(chunk_owners);

@@ -130,7 +130,7 @@ impl Store {
         let from_ply: i32 = convert("moves.ply", from_ply)?;
         let _permit = self.write_permit().await;
         let mut tx = self.pool.begin().await?;
-        lock_live_game(&mut tx, game_id, None).await?;
+        lock_live_game(&mut tx, game_id).await?;
         let deleted = sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
             .bind(game_id.as_str())
             .bind(from_ply)
@@ -319,7 +319,7 @@ pub(super) async fn append_in(tx: &mut Transaction<'_, Any>, write: &PlyWrite) -
     }
     for (offset, mv) in plies.iter().enumerate() {
         let ply: i32 = convert("moves.ply", u64::from(*first) + offset as u64)?;
-        // The first ply is stored only if it is the next one; the rest follow it.
+        // Each ply is stored only if it is the next one, so a stale or repeated append fails.
         let inserted = sqlx::query(
             "INSERT INTO moves (game_id, ply, mv, played_at) SELECT $1, $2, $3, $4 \
              WHERE (SELECT COUNT(*) FROM moves WHERE game_id = $1) = $2",
@@ -338,21 +338,14 @@ pub(super) async fn append_in(tx: &mut Transaction<'_, Any>, write: &PlyWrite) -
     Ok(())
 }
 
-/// Touches a live game's row inside `tx` (setting `updated_at` when given), which takes its write
-/// lock until the transaction ends.
-async fn lock_live_game(
-    tx: &mut Transaction<'_, Any>,
-    game_id: &GameId,
-    updated_at: Option<Timestamp>,
-) -> DbResult<()> {
-    let updated = sqlx::query(
-        "UPDATE games SET updated_at = COALESCE($2, updated_at) WHERE id = $1 AND status = 'live'",
-    )
-    .bind(game_id.as_str())
-    .bind(updated_at.map(|at| at.0))
-    .execute(&mut **tx)
-    .await?
-    .rows_affected();
+/// Touches a live game's row inside `tx`, which takes its write lock until the transaction ends.
+async fn lock_live_game(tx: &mut Transaction<'_, Any>, game_id: &GameId) -> DbResult<()> {
+    let updated =
+        sqlx::query("UPDATE games SET updated_at = updated_at WHERE id = $1 AND status = 'live'")
+            .bind(game_id.as_str())
+            .execute(&mut **tx)
+            .await?
+            .rows_affected();
     if updated > 0 {
         return Ok(());
     }
