@@ -7,7 +7,20 @@ use thiserror::Error;
 
 /// Milliseconds since the Unix epoch. All stored and computed times use it, so a fake clock in
 /// tests is just a number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(transparent)]
 pub struct Timestamp(pub i64);
 
 impl Timestamp {
@@ -51,6 +64,27 @@ fn is_id(text: &str, len: usize) -> bool {
     text.len() == len && text.bytes().all(|b| ID_ALPHABET.contains(&b))
 }
 
+/// Serde through `Display` and `FromStr`: values that travel as their text.
+macro_rules! serde_as_text {
+    ($name:ident) => {
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_str(self)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<$name, D::Error> {
+                let text =
+                    <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(deserializer)?;
+                text.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
 macro_rules! identifier {
     ($(#[$doc:meta])* $name:ident, $kind:literal, $len:literal) => {
         $(#[$doc])*
@@ -89,6 +123,8 @@ macro_rules! identifier {
                 f.write_str(&self.0)
             }
         }
+
+        serde_as_text!($name);
     };
 }
 
@@ -110,6 +146,20 @@ impl GameId {
             })
             .collect();
         GameId(id)
+    }
+
+    /// The id of the rematch of game `game`: derived, so that the game itself stays pure and
+    /// every node names the same rematch. Each step mixes the whole id (FNV-1a, then
+    /// SplitMix64), so a chain of rematches never comes back to an earlier game.
+    pub fn rematch_of(game: &GameId) -> GameId {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for byte in b"rematch:".iter().chain(game.0.as_bytes()) {
+            hash = (hash ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        hash = hash.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        hash = (hash ^ (hash >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        hash = (hash ^ (hash >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        GameId::from_pairing(hash ^ (hash >> 31))
     }
 }
 
@@ -185,6 +235,19 @@ impl fmt::Display for Nickname {
     }
 }
 
+impl serde::Serialize for Nickname {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Nickname {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Nickname, D::Error> {
+        let text = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(deserializer)?;
+        Nickname::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
 /// Declares a closed set of values stored and sent as lower-case text.
 macro_rules! text_enum {
     ($(#[$doc:meta])* $name:ident, $kind:literal { $($(#[$vdoc:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
@@ -222,6 +285,8 @@ macro_rules! text_enum {
                 f.write_str(self.as_str())
             }
         }
+
+        serde_as_text!($name);
     };
 }
 

@@ -14,7 +14,7 @@ use crate::metrics::Metrics;
 use crate::routes;
 use crate::routes::origin::{AllowedOrigins, check_origin};
 use crate::routes::rate_limit::RateLimits;
-use crate::service::{GameHub, Matchmaking, Online, SearchPool};
+use crate::service::{GameHub, Matchmaking, Online, Router, SearchPool};
 use crate::session::{BadSecret, SessionKeys};
 use crate::storage::{DbError, Store};
 use outflank_matchmaker::{AnyQueue, QueueError};
@@ -107,13 +107,11 @@ impl Application {
             Some(url) => Some(Cluster::connect(url.expose(), &settings.redis_prefix).await?),
             None => None,
         };
-        let hub = GameHub::new(
-            store.clone(),
-            pool,
-            timing,
-            metrics.clone(),
-            cluster.as_ref().map(|(cluster, _)| cluster.clone()),
-        );
+        let router = match &cluster {
+            Some((cluster, _)) => Router::Cluster(cluster.clone()),
+            None => Router::Alone,
+        };
+        let hub = GameHub::new(store.clone(), pool, timing, metrics.clone(), router);
         if let Some((cluster, requests)) = cluster {
             tracing::info!(node = cluster.node(), "sharing games with other nodes through Redis");
             crate::service::spawn_serving(hub.clone(), cluster, requests);
@@ -170,6 +168,7 @@ impl Application {
                 .wrap(middleware::from_fn(routes::rate_limit::limit_rate))
                 .wrap(middleware::from_fn(routes::security_headers::add_security_headers))
                 .wrap(middleware::from_fn(routes::tracing_span::request_span))
+                .configure(crate::ws::configure)
                 .configure(routes::configure)
         })
         .disable_signals()

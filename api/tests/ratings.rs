@@ -8,11 +8,10 @@ mod storage_support;
 use std::collections::HashMap;
 
 use outflank_api::accounts::PublicName;
-use outflank_api::accounts::rating::{Score, Standing, rate};
+use outflank_api::accounts::rating::{RatingChange, Score, Standing, rate};
 use outflank_api::domain::{EndReason, GameId, GameStatus, Mode, PlayerId, Timestamp, Winner};
 use outflank_api::storage::{
-    AccountRow, DELETED_PLAYER, DbError, FinishedGame, NameError, NewGame, RatingChange, Seat,
-    Store,
+    AccountRow, DELETED_PLAYER, DbError, FinishedGame, NameError, NewGame, Seat, Store,
 };
 use outflank_engine::{Board, Color};
 use storage_support::Db;

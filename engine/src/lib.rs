@@ -41,3 +41,6 @@ pub mod solve;
 // Computer players.
 pub mod ai;
 pub use ai::Level;
+
+#[cfg(feature = "serde")]
+mod serde_support;

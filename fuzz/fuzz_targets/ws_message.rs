@@ -10,7 +10,6 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use outflank_api::domain::{GameId, PlayerId};
 use outflank_api::ws::protocol::{ClientMsg, MAX_FRAME_BYTES, ServerMsg};
 
 const CODES: [&str; 7] = [
@@ -34,13 +33,15 @@ fuzz_target!(|data: &[u8]| {
             let value: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
             let kind = value["type"].as_str().expect("a type field");
             assert!(ClientMsg::TYPES.contains(&kind), "type {kind:?}");
-            let by: PlayerId = "23456789abcdefgh".parse().expect("a valid player id");
-            let command = msg.clone().into_command(by, GameId::generate);
+            let action = msg.action();
             assert_eq!(
-                command.is_none(),
+                action.is_none(),
                 matches!(msg, ClientMsg::Join { .. } | ClientMsg::Ping),
                 "{msg:?}"
             );
+            if let Some(action) = action {
+                assert_eq!(action.kind(), kind, "{json}");
+            }
         }
         Err(error) => {
             assert!(CODES.contains(&error.code()), "undocumented code {}", error.code());

@@ -3,7 +3,10 @@
 //! quickly and an established rating moves steadily. Each side's change uses its own K, so the
 //! two changes need not cancel out.
 
+use outflank_engine::Color;
 use skillratings::Outcomes;
+
+use crate::domain::{GameId, PlayerId, Timestamp};
 use skillratings::elo::{EloConfig, EloRating, elo};
 
 /// Where every account starts.
@@ -30,6 +33,26 @@ impl Standing {
     pub fn k(self) -> f64 {
         if self.rated_games < PROVISIONAL_GAMES { K_PROVISIONAL } else { K_ESTABLISHED }
     }
+}
+
+/// One side of one rated game.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RatingChange {
+    pub game_id: GameId,
+    pub player_id: PlayerId,
+    pub color: Color,
+    /// Which of the player's rated games this was, from 1.
+    pub game_number: u32,
+    pub before: f64,
+    pub after: f64,
+    pub at: Timestamp,
+}
+
+/// Both sides' changes for one rated game.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RatedGame {
+    pub black: RatingChange,
+    pub white: RatingChange,
 }
 
 /// How a rated game ended for the first side.

@@ -23,8 +23,8 @@ use thiserror::Error;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::domain::GameId;
-use crate::service::Broadcast;
-use wire::{GameWire, NodeMsg, Reply};
+use crate::live::Broadcast;
+use wire::{GameWire, NodeMsg, Reply, WireError};
 
 /// How long a node's proof of life lasts; it is renewed every [`HEARTBEAT`].
 const ALIVE_MS: u64 = 4_000;
@@ -227,10 +227,7 @@ impl Cluster {
     pub fn publish(&self, id: &GameId, broadcast: &Broadcast) {
         let wire = match broadcast {
             Broadcast::Shutdown => GameWire::Closed { node: self.inner.node.clone() },
-            other => match other.to_message() {
-                Some(msg) => GameWire::Msg { msg },
-                None => return,
-            },
+            other => GameWire::Broadcast { broadcast: other.clone() },
         };
         self.send(self.game_channel(id), &wire);
     }
@@ -323,7 +320,7 @@ impl Cluster {
     }
 
     fn send(&self, channel: String, msg: &impl serde::Serialize) {
-        match serde_json::to_string(msg) {
+        match wire::encode(msg) {
             Ok(payload) => {
                 let _ = self.inner.outbox.send((channel, payload, Instant::now()));
             }
@@ -392,7 +389,7 @@ impl Cluster {
                 let channel = msg.get_channel_name().to_owned();
                 let Ok(payload) = msg.get_payload::<String>() else { continue };
                 if channel == node_channel {
-                    match serde_json::from_str::<NodeMsg>(&payload) {
+                    match wire::decode::<NodeMsg>(&payload) {
                         Ok(NodeMsg::Reply { id, body }) => {
                             if let Some(reply) = lock(&self.inner.pending).remove(&id) {
                                 let _ = reply.send(body);
@@ -401,14 +398,14 @@ impl Cluster {
                         Ok(request) => {
                             let _ = requests.send(request);
                         }
-                        Err(error) => tracing::warn!(%error, "unreadable cluster request"),
+                        Err(error) => unread(&error),
                     }
                 } else if let Some(game) = channel.strip_prefix(&game_prefix) {
                     let Ok(id) = game.parse::<GameId>() else { continue };
-                    match serde_json::from_str::<GameWire>(&payload) {
-                        Ok(GameWire::Msg { msg }) => {
+                    match wire::decode::<GameWire>(&payload) {
+                        Ok(GameWire::Broadcast { broadcast }) => {
                             if let Some(feed) = lock(&self.inner.feeds).get(&id) {
-                                let _ = feed.events.send(Broadcast::Wire(msg));
+                                let _ = feed.events.send(broadcast);
                             }
                         }
                         Ok(GameWire::Closed { node }) => {
@@ -419,7 +416,7 @@ impl Cluster {
                                 self.drop_feed(&id).await;
                             }
                         }
-                        Err(error) => tracing::warn!(%error, "unreadable game message"),
+                        Err(error) => unread(&error),
                     }
                 }
             }
@@ -512,6 +509,15 @@ impl Cluster {
                 }
             }
         }
+    }
+}
+
+/// Logs a message from another node that this one does not read: from a node of another
+/// protocol version (during a rolling deploy), or malformed.
+fn unread(error: &WireError) {
+    match error {
+        WireError::OtherVersion(_) => tracing::debug!(%error, "ignored a cluster message"),
+        WireError::Malformed(_) => tracing::warn!(%error, "unreadable cluster message"),
     }
 }
 

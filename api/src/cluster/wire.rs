@@ -1,30 +1,72 @@
 //! What nodes say to each other through Redis: requests to the node that owns a game, their
-//! replies, and each game's stream of messages for sockets on other nodes. All JSON.
+//! replies, and each game's stream for sockets on other nodes.
+//!
+//! Everything is a domain value (a player's [`Action`], a game's [`Broadcast`], a
+//! [`CatchUp`]) serialised as JSON inside an [`Envelope`] that names the protocol version. A
+//! node reads only messages of its own version and drops the others (counted in the log); see
+//! the crate README for what that means during a rolling deploy.
 
-use outflank_engine::Square;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use thiserror::Error;
 
 use crate::domain::{GameId, PlayerId};
-use crate::live::{Command, Seat};
-use crate::ws::protocol::ServerMsg;
+use crate::live::{Action, Broadcast, CatchUp, CommandError, Seat};
+
+/// The version of this protocol. Raise it whenever a message below changes shape.
+pub const PROTOCOL_VERSION: u32 = 2;
+
+/// A message with the protocol version of the node that sent it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Envelope<T> {
+    pub v: u32,
+    pub msg: T,
+}
+
+/// Why a message from another node was not read.
+#[derive(Debug, Error)]
+pub enum WireError {
+    #[error("a message of protocol version {0} (this node speaks {PROTOCOL_VERSION})")]
+    OtherVersion(u32),
+    #[error("an unreadable message: {0}")]
+    Malformed(#[from] serde_json::Error),
+}
+
+/// The text of `msg` in this node's protocol version.
+///
+/// # Errors
+/// The message cannot be written as JSON (not for the types of this module).
+pub fn encode<T: Serialize>(msg: &T) -> Result<String, serde_json::Error> {
+    serde_json::to_string(&Envelope { v: PROTOCOL_VERSION, msg })
+}
+
+/// Reads a message written by [`encode`] on a node of the same protocol version.
+///
+/// # Errors
+/// [`WireError::OtherVersion`] for another version; [`WireError::Malformed`] otherwise.
+pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, WireError> {
+    #[derive(Deserialize)]
+    struct Version {
+        v: u32,
+    }
+    let Version { v } = serde_json::from_str(text)?;
+    if v != PROTOCOL_VERSION {
+        return Err(WireError::OtherVersion(v));
+    }
+    let envelope: Envelope<T> = serde_json::from_str(text)?;
+    Ok(envelope.msg)
+}
 
 /// A message on a node's own channel.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "t", rename_all = "snake_case")]
 pub enum NodeMsg {
-    /// Apply a player's command to a game this node owns.
-    Command { id: u64, from: String, game: String, command: PlayerCommand },
+    /// Apply `by`'s action to a game this node owns.
+    Command { id: u64, from: String, game: GameId, by: PlayerId, action: Action },
     /// Catch a subscriber on another node up with a game this node owns.
-    Subscribe { id: u64, from: String, game: String, player: String, since: Option<u64> },
+    Subscribe { id: u64, from: String, game: GameId, player: PlayerId, since: Option<u64> },
     /// A connection of `player` on node `from` opened or closed.
-    Presence {
-        /// Empty from a node that does not say (counted, but not counted out if it dies).
-        #[serde(default)]
-        from: String,
-        game: String,
-        player: String,
-        connected: bool,
-    },
+    Presence { from: String, game: GameId, player: PlayerId, connected: bool },
     /// The answer to request `id`.
     Reply { id: u64, body: Reply },
 }
@@ -35,117 +77,92 @@ pub enum NodeMsg {
 pub enum Reply {
     /// The command was applied: its events are stored and published.
     Done,
-    /// The command was refused; the message goes to the client as it is.
-    Refused { msg: ServerMsg },
-    /// What the subscriber missed, already as messages, and who is connected.
-    Subscribed { seat: Seat, catch_up: Vec<ServerMsg>, presence: (bool, bool) },
+    /// The command was refused.
+    Refused { refusal: Refusal },
+    /// What the subscriber missed, and who is connected.
+    Subscribed { seat: Seat, catch_up: CatchUp, presence: (bool, bool) },
     /// The node does not run that game (any more): ask again who owns it.
     NotHere,
+}
+
+/// Why the owning node refused a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "why", content = "error", rename_all = "snake_case")]
+pub enum Refusal {
+    /// The game refused it; nothing changed.
+    Command(CommandError),
+    /// There is no such game.
+    NotFound,
+    /// The owner could not apply it now (storage, restarting).
+    Unavailable,
 }
 
 /// A message on a game's channel.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "t", rename_all = "snake_case")]
 pub enum GameWire {
-    /// A message for every socket on the game.
-    Msg { msg: ServerMsg },
+    /// What the game told its subscribers.
+    Broadcast { broadcast: Broadcast },
     /// Node `node` stopped running the game (it ended its task, shut down, or lost the game to
     /// another node): its followers subscribe again.
     Closed { node: String },
 }
 
-/// A command a player sends, as it travels between nodes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "c", rename_all = "snake_case")]
-pub enum PlayerCommand {
-    Move { by: String, square: String },
-    Resign { by: String },
-    OfferDraw { by: String },
-    AcceptDraw { by: String },
-    DeclineDraw { by: String },
-    Rematch { by: String, next_game: String },
-    Undo { by: String },
-    Leave { by: String },
-}
-
-impl PlayerCommand {
-    /// The wire form of a player's command; `None` for the driver's own commands.
-    pub fn from_command(command: &Command) -> Option<PlayerCommand> {
-        let by = |player: &PlayerId| player.to_string();
-        Some(match command {
-            Command::Move { by: p, square } => {
-                PlayerCommand::Move { by: by(p), square: square.to_string() }
-            }
-            Command::Resign { by: p } => PlayerCommand::Resign { by: by(p) },
-            Command::OfferDraw { by: p } => PlayerCommand::OfferDraw { by: by(p) },
-            Command::AcceptDraw { by: p } => PlayerCommand::AcceptDraw { by: by(p) },
-            Command::DeclineDraw { by: p } => PlayerCommand::DeclineDraw { by: by(p) },
-            Command::Rematch { by: p, next_game } => {
-                PlayerCommand::Rematch { by: by(p), next_game: next_game.to_string() }
-            }
-            Command::Undo { by: p } => PlayerCommand::Undo { by: by(p) },
-            Command::Leave { by: p } => PlayerCommand::Leave { by: by(p) },
-            Command::Tick | Command::ComputerMove { .. } => return None,
-        })
-    }
-
-    /// The command again; `None` if a field does not parse.
-    pub fn into_command(self) -> Option<Command> {
-        let player = |text: &str| text.parse::<PlayerId>().ok();
-        Some(match self {
-            PlayerCommand::Move { by, square } => {
-                Command::Move { by: player(&by)?, square: square.parse::<Square>().ok()? }
-            }
-            PlayerCommand::Resign { by } => Command::Resign { by: player(&by)? },
-            PlayerCommand::OfferDraw { by } => Command::OfferDraw { by: player(&by)? },
-            PlayerCommand::AcceptDraw { by } => Command::AcceptDraw { by: player(&by)? },
-            PlayerCommand::DeclineDraw { by } => Command::DeclineDraw { by: player(&by)? },
-            PlayerCommand::Rematch { by, next_game } => {
-                Command::Rematch { by: player(&by)?, next_game: next_game.parse::<GameId>().ok()? }
-            }
-            PlayerCommand::Undo { by } => Command::Undo { by: player(&by)? },
-            PlayerCommand::Leave { by } => Command::Leave { by: player(&by)? },
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use outflank_engine::Square;
+
     use super::*;
 
+    fn read_back<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(msg: T) {
+        let text = encode(&msg).unwrap();
+        assert_eq!(decode::<T>(&text).unwrap(), msg, "{text}");
+    }
+
     #[test]
-    fn player_commands_cross_the_wire_unchanged() {
+    fn every_player_action_crosses_the_wire_unchanged() {
         let by = PlayerId::generate();
-        let commands = [
-            Command::Move { by: by.clone(), square: "d3".parse().unwrap() },
-            Command::Resign { by: by.clone() },
-            Command::Rematch { by: by.clone(), next_game: GameId::generate() },
-            Command::Leave { by },
-        ];
-        for command in commands {
-            let wire = PlayerCommand::from_command(&command).unwrap();
-            let text = serde_json::to_string(&wire).unwrap();
-            let back: PlayerCommand = serde_json::from_str(&text).unwrap();
-            assert_eq!(back.into_command(), Some(command));
+        let game = GameId::generate();
+        for action in Action::EVERY_KIND {
+            let from = "node".to_owned();
+            read_back(NodeMsg::Command { id: 1, from, game: game.clone(), by: by.clone(), action });
         }
     }
 
     #[test]
-    fn the_drivers_own_commands_stay_on_their_node() {
-        assert_eq!(PlayerCommand::from_command(&Command::Tick), None);
+    fn a_refusal_keeps_the_games_reason() {
+        let refusal = Refusal::Command(CommandError::IllegalMove(Square::A1));
+        read_back(NodeMsg::Reply { id: 7, body: Reply::Refused { refusal } });
+        read_back(NodeMsg::Reply { id: 8, body: Reply::Refused { refusal: Refusal::NotFound } });
     }
 
     #[test]
-    fn a_reply_with_messages_reads_back() {
-        let reply = Reply::Subscribed {
+    fn a_subscription_reply_carries_the_catch_up_and_presence() {
+        let body = Reply::Subscribed {
             seat: Seat::Black,
-            catch_up: vec![ServerMsg::Presence { black: true, white: false }],
+            catch_up: CatchUp::UpToDate,
             presence: (true, false),
         };
-        let text = serde_json::to_string(&NodeMsg::Reply { id: 7, body: reply.clone() }).unwrap();
-        assert_eq!(
-            serde_json::from_str::<NodeMsg>(&text).unwrap(),
-            NodeMsg::Reply { id: 7, body: reply }
-        );
+        read_back(NodeMsg::Reply { id: 7, body });
+    }
+
+    #[test]
+    fn a_game_stream_carries_broadcasts() {
+        read_back(GameWire::Broadcast {
+            broadcast: Broadcast::Presence { black: true, white: false },
+        });
+        read_back(GameWire::Closed { node: "abc".to_owned() });
+    }
+
+    #[test]
+    fn a_message_of_another_version_is_not_read() {
+        let text = r#"{"v":1,"msg":{"t":"closed","node":"abc"}}"#;
+        assert!(matches!(decode::<GameWire>(text), Err(WireError::OtherVersion(1))));
+    }
+
+    #[test]
+    fn a_message_without_a_version_is_malformed() {
+        let text = r#"{"t":"closed","node":"abc"}"#;
+        assert!(matches!(decode::<GameWire>(text), Err(WireError::Malformed(_))));
     }
 }

@@ -1,34 +1,73 @@
 //! What can be asked of a live game, and why a request may be refused.
 
 use outflank_engine::{Move, Square};
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::domain::{GameId, PlayerId};
+use crate::domain::PlayerId;
 
 use super::SearchId;
 
-/// A request to a live game. Player commands carry who sent them; the game decides whether
-/// that person may.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
+/// What a player may ask of a game. The one list of player commands: sockets read it from
+/// clients, nodes send it to the node running the game, and the game judges it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Action {
     /// Place a disc on `square` for the side to move.
-    Move { by: PlayerId, square: Square },
+    Move { square: Square },
     /// Give up; the other side wins.
-    Resign { by: PlayerId },
+    Resign,
     /// Offer a draw to the opponent (or accept theirs if one is pending).
-    OfferDraw { by: PlayerId },
+    OfferDraw,
     /// Accept the opponent's draw offer.
-    AcceptDraw { by: PlayerId },
+    AcceptDraw,
     /// Decline the opponent's draw offer.
-    DeclineDraw { by: PlayerId },
-    /// Ask for a rematch after the end. `next_game` becomes the new game's id if this request
-    /// completes the agreement; otherwise it is unused.
-    Rematch { by: PlayerId, next_game: GameId },
+    DeclineDraw,
+    /// Ask for a rematch after the end; the new game's id derives from this game's
+    /// ([`GameId::rematch_of`](crate::domain::GameId::rematch_of)).
+    Rematch,
     /// Take back moves (computer and same-device games only).
-    Undo { by: PlayerId },
+    Undo,
     /// Leave the game: resigns (or, on one device, aborts) a game in progress; after the end,
     /// withdraws from any rematch.
-    Leave { by: PlayerId },
+    Leave,
+}
+
+impl Action {
+    /// One action of every kind (a move to d3), for tests that go through them all.
+    #[cfg(test)]
+    pub(crate) const EVERY_KIND: [Action; 8] = [
+        Action::Move { square: Square::D3 },
+        Action::Resign,
+        Action::OfferDraw,
+        Action::AcceptDraw,
+        Action::DeclineDraw,
+        Action::Rematch,
+        Action::Undo,
+        Action::Leave,
+    ];
+
+    /// The action's type as clients write it, e.g. `"offer_draw"`.
+    pub const fn kind(self) -> &'static str {
+        match self {
+            Action::Move { .. } => "move",
+            Action::Resign => "resign",
+            Action::OfferDraw => "offer_draw",
+            Action::AcceptDraw => "accept_draw",
+            Action::DeclineDraw => "decline_draw",
+            Action::Rematch => "rematch",
+            Action::Undo => "undo",
+            Action::Leave => "leave",
+        }
+    }
+}
+
+/// A request to a live game: a player's action, which carries who sent it (the game decides
+/// whether that person may), or one of the driver's own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `by` asks for `action`.
+    Player { by: PlayerId, action: Action },
     /// Sent by the driver at [`GameState::next_deadline`](super::GameState::next_deadline):
     /// applies timeouts and delayed computer replies that are due.
     Tick,
@@ -37,8 +76,21 @@ pub enum Command {
     ComputerMove { search_id: SearchId, mv: Move },
 }
 
+impl Command {
+    /// `by` asks for `action`.
+    pub fn player(by: PlayerId, action: Action) -> Command {
+        Command::Player { by, action }
+    }
+
+    /// `by` places a disc on `square`.
+    pub fn play(by: PlayerId, square: Square) -> Command {
+        Command::Player { by, action: Action::Move { square } }
+    }
+}
+
 /// Why a command was refused. The game is unchanged; the error goes only to the sender.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
+#[serde(tag = "code", content = "detail", rename_all = "snake_case")]
 pub enum CommandError {
     #[error("you are not a player in this game")]
     NotAPlayer,

@@ -11,7 +11,9 @@ use super::view::Ply;
 use super::{Clocks, Ending, LastMove, Position, Setup};
 
 /// Names one search the game asked for, so a late answer to a cancelled search is recognised.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct SearchId(pub u64);
 
 impl fmt::Display for SearchId {
@@ -21,7 +23,7 @@ impl fmt::Display for SearchId {
 }
 
 /// A search the driver should run, answering with [`Command::ComputerMove`](super::Command).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SearchRequest {
     pub search_id: SearchId,
     pub board: Board,
@@ -35,7 +37,7 @@ pub struct SearchRequest {
 /// Events with a `version` are public: the driver first stores what they say (plies, the
 /// truncation of an undo, the result, the rematch's new game), then broadcasts them. The
 /// others are instructions for the driver alone.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Event {
     /// A disc was placed, followed by a forced pass if the next side had no move.
     Moved {

@@ -33,6 +33,7 @@
 //!   the new game swaps colours and gets the id passed with the completing request.
 //! - **Leave**: during the game, resigns (on one device, aborts); after it, rules out a rematch.
 
+mod broadcast;
 mod clock;
 mod command;
 mod draw;
@@ -47,8 +48,9 @@ mod view;
 #[cfg(test)]
 mod tests;
 
+pub use broadcast::{Broadcast, CatchUp};
 pub use clock::MoveClock;
-pub use command::{Command, CommandError};
+pub use command::{Action, Command, CommandError};
 pub use draw::DRAW_OFFER_INTERVAL_PLIES;
 pub use event::{Event, SearchId, SearchRequest};
 pub use history::{History, Resume};

@@ -24,7 +24,7 @@ pub(super) enum Step {
 }
 
 /// Who asked for a rematch and who left.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RematchView {
     pub asked: Vec<Color>,
     pub left: Vec<Color>,

@@ -15,7 +15,7 @@ pub const DEFAULT_LAG_ALLOWANCE_MS: i64 = 500;
 pub const DEFAULT_COMPUTER_DELAY_MS: i64 = 300;
 
 /// The time rules of live games, from the server's configuration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Timing {
     /// Time for each move in clocked modes.
     pub move_time_ms: i64,
@@ -36,14 +36,14 @@ impl Default for Timing {
 }
 
 /// A person in a game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Human {
     pub id: PlayerId,
     pub name: Nickname,
 }
 
 /// Whoever plays one colour.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Player {
     Human(Human),
     /// The computer at a level; always labelled as the computer.
@@ -62,7 +62,7 @@ impl Player {
 
 /// The players of a game, by mode. Colours are decided by the caller (random where SPEC says
 /// so); [`Setup::rematch`] swaps them deterministically.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Setup {
     /// A person against the computer; `color` is the person's.
     Computer { human: Human, color: Color, level: Level },

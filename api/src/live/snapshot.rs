@@ -7,7 +7,7 @@ use crate::domain::{GameId, GameStatus, Mode};
 use super::{Clocks, Ending, LastMove, Player, Ply, Position, RematchView};
 
 /// A live game as it stands, for a client that (re)connects.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Snapshot {
     pub game_id: GameId,
     pub mode: Mode,

@@ -8,8 +8,8 @@ use crate::domain::{EndReason, GameId, GameStatus, Mode, PlayerId, Timestamp};
 use super::draw::DrawOffers;
 use super::rematch::Rematch;
 use super::{
-    Clocks, Command, CommandError, Ending, Event, LastMove, LegalMove, MoveClock, Ply, Position,
-    SearchId, SearchRequest, Seat, Setup, Snapshot, Stored, Timing,
+    Action, Clocks, Command, CommandError, Ending, Event, LastMove, LegalMove, MoveClock, Ply,
+    Position, SearchId, SearchRequest, Seat, Setup, Snapshot, Stored, Timing,
 };
 
 mod outcomes;
@@ -246,14 +246,16 @@ impl GameState {
 
     fn execute(&mut self, command: Command, now: Timestamp) -> Result<Vec<Event>, CommandError> {
         match command {
-            Command::Move { by, square } => self.play_move(&by, square, now),
-            Command::Resign { by } => self.resign(&by, now),
-            Command::OfferDraw { by } => self.offer_draw(&by, now),
-            Command::AcceptDraw { by } => self.accept_draw(&by, now),
-            Command::DeclineDraw { by } => self.decline_draw(&by),
-            Command::Rematch { by, next_game } => self.ask_rematch(&by, next_game),
-            Command::Undo { by } => self.undo(&by),
-            Command::Leave { by } => self.leave(&by, now),
+            Command::Player { by, action } => match action {
+                Action::Move { square } => self.play_move(&by, square, now),
+                Action::Resign => self.resign(&by, now),
+                Action::OfferDraw => self.offer_draw(&by, now),
+                Action::AcceptDraw => self.accept_draw(&by, now),
+                Action::DeclineDraw => self.decline_draw(&by),
+                Action::Rematch => self.ask_rematch(&by, GameId::rematch_of(&self.id)),
+                Action::Undo => self.undo(&by),
+                Action::Leave => self.leave(&by, now),
+            },
             Command::Tick => Ok(Vec::new()),
             Command::ComputerMove { search_id, mv } => self.computer_move(search_id, mv, now),
         }

@@ -5,7 +5,7 @@ use outflank_engine::{Bitboard, Board, Color, GameResult, Move, Square};
 use crate::domain::{EndReason, GameStatus, Winner};
 
 /// One ply of the game: a move or a pass.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Ply {
     /// 1-based, counting passes.
     pub number: usize,
@@ -14,7 +14,7 @@ pub struct Ply {
 }
 
 /// The last disc placed (passes skipped) and what it flipped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LastMove {
     /// The ply number of the move.
     pub number: usize,
@@ -24,14 +24,14 @@ pub struct LastMove {
 }
 
 /// A legal square for the side to move and the discs it would flip.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LegalMove {
     pub square: Square,
     pub flips: Bitboard,
 }
 
 /// The board as players see it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Position {
     pub board: Board,
     /// The side to move; `None` once the game has ended.
@@ -43,7 +43,7 @@ pub struct Position {
 }
 
 /// Both move clocks at one moment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Clocks {
     pub black_ms: i64,
     pub white_ms: i64,
@@ -52,7 +52,7 @@ pub struct Clocks {
 }
 
 /// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Ending {
     pub reason: EndReason,
     /// `None` when aborted (no result); `Some(Winner::Draw)` for a draw.

@@ -10,13 +10,12 @@ mod metrics;
 pub mod origin;
 mod pages;
 mod players;
-mod queue;
 pub mod rate_limit;
 pub mod rooms;
 pub mod security_headers;
 pub mod session;
+mod stats;
 pub mod tracing_span;
-mod ws;
 
 use actix_web::web::ServiceConfig;
 
@@ -30,7 +29,6 @@ pub fn configure(config: &mut ServiceConfig) {
     players::configure(config);
     games::configure(config);
     rooms::configure(config);
-    ws::configure(config);
-    queue::configure(config);
+    stats::configure(config);
     pages::configure(config);
 }

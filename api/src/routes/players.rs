@@ -10,11 +10,12 @@ use serde_json::{Value, json};
 use thiserror::Error;
 
 use crate::accounts::PublicName;
+use crate::accounts::rating::{RatedGame, RatingChange};
 use crate::accounts::rating::{is_provisional, shown};
 use crate::domain::{GameStatus, Winner};
 use crate::live::winner_of;
 use crate::routes::error::error_response;
-use crate::storage::{AccountRow, DbError, RatedGame, RatingChange, Store};
+use crate::storage::{AccountRow, DbError, Store};
 use crate::ws::protocol::RatingSide;
 
 /// Players on one leaderboard page.

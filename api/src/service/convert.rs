@@ -108,3 +108,8 @@ pub fn stored(record: &GameRecord) -> Result<Stored, CorruptGame> {
         ending,
     })
 }
+
+/// Stored plies are numbered from 0.
+pub fn ply_number(index: usize) -> u32 {
+    u32::try_from(index).unwrap_or(u32::MAX)
+}

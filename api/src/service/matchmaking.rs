@@ -12,16 +12,28 @@ use outflank_matchmaker::{
     Ticket,
 };
 
+use crate::accounts::rating::shown;
 use crate::domain::{GameId, Nickname, PlayerId, Timestamp};
 use crate::live::{Human, Setup};
-use crate::storage::Store;
+use crate::storage::{DbError, Store};
 
-use super::hub::{GameHub, ServiceError};
+use super::{GameHub, ServiceError};
 
 /// How often each node runs the pairing.
 const PAIRING_EVERY: Duration = Duration::from_millis(500);
 /// The rating a guest is paired by: everyone starts at 1,200.
 pub const GUEST_RATING: i32 = 1200;
+
+/// Why a player may not wait in a queue.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SeekRefusal {
+    #[error("ranked games need an account: sign in with Google first")]
+    AccountRequired,
+    #[error("choose your public name before playing ranked games")]
+    NameRequired,
+    #[error("matchmaking is unavailable right now; try again in a moment")]
+    Unavailable,
+}
 
 /// The game a decision became, from the seeker's point of view.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -122,6 +134,40 @@ impl Matchmaking {
         let quick = self.queue.waiting(QueueKind::Quick).await?.len();
         let ranked = self.queue.waiting(QueueKind::Ranked).await?.len();
         Ok(quick + ranked)
+    }
+
+    /// The rating `player` is paired by in `queue`: their account's (ranked games need a named
+    /// account; `signed_in` says whether the session has one), or the starting rating for a
+    /// guest.
+    ///
+    /// # Errors
+    /// [`SeekRefusal`] when the player may not wait in `queue`, or the account cannot be read.
+    pub async fn rating_for(
+        &self,
+        player: &PlayerId,
+        signed_in: bool,
+        queue: QueueKind,
+    ) -> Result<i32, SeekRefusal> {
+        let account = if signed_in {
+            match self.store.account(player).await {
+                Ok(account) => Some(account),
+                Err(DbError::NotFound) => None,
+                Err(error) => {
+                    tracing::warn!(%error, "reading an account failed");
+                    return Err(SeekRefusal::Unavailable);
+                }
+            }
+        } else {
+            None
+        };
+        match (queue, account) {
+            (QueueKind::Ranked, None) => Err(SeekRefusal::AccountRequired),
+            (QueueKind::Ranked, Some(account)) if account.name.is_none() => {
+                Err(SeekRefusal::NameRequired)
+            }
+            (_, Some(account)) => Ok(i32::try_from(shown(account.rating)).unwrap_or(GUEST_RATING)),
+            (QueueKind::Quick, None) => Ok(GUEST_RATING),
+        }
     }
 
     /// Turns `decision` into a game for `me` (whose nickname is `name`): a game against the

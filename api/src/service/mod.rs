@@ -1,18 +1,31 @@
 //! The imperative shell around live games: one task per game drives its pure state machine,
-//! stores what happened, then tells the players; computer searches run on a bounded pool.
+//! stores what happened, then tells the subscribers; computer searches run on a bounded pool.
+//!
+//! Inside, arrows point one way: the registry ([`GameHub`]) starts game tasks and hands out
+//! [`GameHandle`]s; a task knows only its context and asks the registry for the rest
+//! (`game_task::FollowUp`); the [`Router`] is the one seam to the cluster. The service speaks
+//! in domain values ([`crate::live::Broadcast`], [`ServiceError`]); the socket edge renders them.
 
 mod convert;
-mod driver;
-mod hub;
+mod error;
+mod game_task;
+mod handle;
+mod local_game;
 mod matchmaking;
 mod online;
 mod presence_ledger;
-mod remote;
+mod registry;
+mod router;
 mod search;
+mod serving;
 
 pub use convert::{CorruptGame, display_name};
-pub use hub::{Broadcast, CatchUp, GameHandle, GameHub, ServiceError, Subscription};
-pub use matchmaking::{GUEST_RATING, Matchmaking, Paired};
+pub use error::ServiceError;
+pub use handle::GameHandle;
+pub use local_game::Subscription;
+pub use matchmaking::{GUEST_RATING, Matchmaking, Paired, SeekRefusal};
 pub use online::{MAX_SOCKETS_PER_PLAYER, Online, OnlineGuard};
-pub use remote::spawn_serving;
+pub use registry::GameHub;
+pub use router::Router;
 pub use search::SearchPool;
+pub use serving::spawn_serving;

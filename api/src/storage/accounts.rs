@@ -6,7 +6,7 @@ use sqlx::{Any, Transaction};
 
 use super::{DbError, DbResult, Store, convert, get, parse};
 use crate::accounts::PublicName;
-use crate::accounts::rating::{self, Score, Standing};
+use crate::accounts::rating::{self, RatedGame, RatingChange, Score, Standing};
 use outflank_engine::Color;
 
 use crate::domain::{GameId, PlayerId, Timestamp, Winner};
@@ -31,26 +31,6 @@ pub struct AccountRow {
     pub draws: u32,
     pub losses: u32,
     pub created_at: Timestamp,
-}
-
-/// One side of one rated game.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RatingChange {
-    pub game_id: GameId,
-    pub player_id: PlayerId,
-    pub color: Color,
-    /// Which of the player's rated games this was, from 1.
-    pub game_number: u32,
-    pub before: f64,
-    pub after: f64,
-    pub at: Timestamp,
-}
-
-/// Both sides' changes for one rated game.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RatedGame {
-    pub black: RatingChange,
-    pub white: RatingChange,
 }
 
 /// Why a public name could not be set.

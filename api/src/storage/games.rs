@@ -8,9 +8,10 @@ use sqlx::{Any, Transaction};
 
 use super::accounts::rate_game;
 use super::{
-    DbError, DbResult, FinishedGame, GameRecord, GameRow, MoveRow, NewGame, RatedGame, Seat, Store,
-    convert, get, parse, parse_opt,
+    DbError, DbResult, FinishedGame, GameRecord, GameRow, MoveRow, NewGame, Seat, Store, convert,
+    get, parse, parse_opt,
 };
+use crate::accounts::rating::RatedGame;
 use crate::domain::{GameId, GameStatus, PlayerId, Timestamp};
 
 /// The columns of `games`; [`game_row`] reads them by name.

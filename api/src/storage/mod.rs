@@ -30,7 +30,7 @@ mod rooms;
 mod settings;
 mod sqlite_writer;
 
-pub use accounts::{AccountRow, DELETED_PLAYER, NameError, RatedGame, RatingChange};
+pub use accounts::{AccountRow, DELETED_PLAYER, NameError};
 pub use models::{
     FinishedGame, GameRecord, GameRow, MoveRow, NewGame, NewRoom, RoomMember, RoomRow, Seat,
 };

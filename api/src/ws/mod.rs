@@ -1,3 +1,14 @@
-//! WebSocket messages of live games.
+//! The server's WebSockets: a live game's (`game`) and the matchmaking queue's (`queue`), both
+//! run by one loop (`socket`: caps, limits, heartbeats) and speaking the messages of
+//! `protocol`.
 
+pub mod game;
 pub mod protocol;
+pub mod queue;
+pub mod socket;
+
+/// Registers both sockets' routes.
+pub fn configure(config: &mut actix_web::web::ServiceConfig) {
+    game::configure(config);
+    queue::configure(config);
+}

@@ -1,23 +1,22 @@
-//! The JSON messages of a live game's WebSocket (`docs/protocol.md`).
+//! The JSON messages of the server's WebSockets (`docs/protocol.md`): a live game's
+//! ([`ClientMsg`], [`ServerMsg`]) and the matchmaking queue's ([`SeekerMsg`], [`QueueMsg`]).
 //!
 //! Every frame is one JSON object whose `type` names the message. [`ClientMsg::parse`] reads
 //! a frame once, at the edge; [`ServerMsg`] is built from the live game's
-//! [`Snapshot`](crate::live::Snapshot) and [`Event`]s. The socket layer never judges legality:
-//! it turns messages into [`Command`]s and forwards them.
+//! [`Snapshot`](crate::live::Snapshot), [`Event`]s and [`Broadcast`]s. The socket layer never
+//! judges legality: a player's message is an [`Action`] it forwards to the game.
 
-use crate::accounts::rating::{is_provisional, shown};
-use crate::service::ServiceError;
-use crate::storage::RatingChange;
 use std::fmt::Display;
-use std::str::FromStr;
 
 use outflank_engine::{Bitboard, Board, Color, Square};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::domain::{GameId, ParseIdError, PlayerId};
+use crate::accounts::rating::{RatingChange, is_provisional, shown};
+use crate::domain::{GameId, ParseIdError};
 use crate::live::{
-    Clocks, Command, CommandError, Ending, Event, LastMove, Player, Ply, Position, Seat, Snapshot,
+    Action, Broadcast, Clocks, CommandError, Ending, Event, LastMove, Player, Ply, Position, Seat,
+    Snapshot,
 };
 
 #[cfg(test)]
@@ -29,9 +28,19 @@ pub const MAX_FRAME_BYTES: usize = 4 * 1024;
 /// A client sending more messages than this within one second is disconnected.
 pub const MAX_MESSAGES_PER_SECOND: u32 = 20;
 
-/// Error codes the connection handler sends itself (the others come from
+/// Error codes the socket handlers send themselves (the others come from
 /// [`ProtocolError::code`] and [`CommandError::code`]).
 pub mod codes {
+    /// A frame over [`MAX_FRAME_BYTES`](super::MAX_FRAME_BYTES); the socket is closed after it.
+    pub const TOO_LARGE: &str = "too_large";
+    /// A frame that is not a JSON text frame.
+    pub const BAD_JSON: &str = "bad_json";
+    /// A JSON message of an unknown shape (queue socket).
+    pub const BAD_MESSAGE: &str = "bad_message";
+    /// The player already holds the most sockets allowed (an HTTP `429` before the upgrade).
+    pub const TOO_MANY_SOCKETS: &str = "too_many_sockets";
+    /// The game could not be reached or its command not stored; nothing changed.
+    pub const UNAVAILABLE: &str = "unavailable";
     /// The game in the URL does not exist.
     pub const GAME_NOT_FOUND: &str = "game_not_found";
     /// `join` named another game than the URL.
@@ -42,33 +51,63 @@ pub mod codes {
     pub const RATE_LIMITED: &str = "rate_limited";
     /// The server is stopping; reconnect in a moment.
     pub const SHUTTING_DOWN: &str = "shutting_down";
+    /// Ranked games need an account (queue socket).
+    pub const ACCOUNT_REQUIRED: &str = "account_required";
+    /// Ranked games need a public name (queue socket).
+    pub const NAME_REQUIRED: &str = "name_required";
+    /// The seeker is already in the queue (queue socket).
+    pub const ALREADY_SEEKING: &str = "already_seeking";
+    /// `seek` named no queue there is (queue socket).
+    pub const BAD_QUEUE: &str = "bad_queue";
 }
 
-/// A message from a client.
+/// An `error` message, the same on every socket: the last message was refused.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename = "error")]
+pub struct ErrorMsg {
+    pub code: String,
+    pub message: String,
+}
+
+impl ErrorMsg {
+    pub fn new(code: &str, message: impl Display) -> ErrorMsg {
+        ErrorMsg { code: code.to_owned(), message: message.to_string() }
+    }
+}
+
+/// A message from a client of a game's socket.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ClientMsg {
     /// The first message: which game, and the last version seen when reconnecting.
+    Join { game_id: GameId, since: Option<u64> },
+    /// Asks for a `pong`.
+    Ping,
+    /// A player's action (`move`, `resign`, `offer_draw`, ...), forwarded to the game.
+    Act(Action),
+}
+
+/// The messages that stay with the socket, as they are written.
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum SocketMsg {
     Join {
-        #[serde(with = "as_text")]
         game_id: GameId,
         #[serde(default)]
         since: Option<u64>,
     },
-    /// Place a disc.
-    Move {
-        #[serde(with = "as_text")]
-        square: Square,
-    },
-    Resign,
-    OfferDraw,
-    AcceptDraw,
-    DeclineDraw,
-    Rematch,
-    Undo,
-    Leave,
-    /// Asks for a `pong`.
     Ping,
+}
+
+impl Serialize for ClientMsg {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            ClientMsg::Join { game_id, since } => {
+                SocketMsg::Join { game_id: game_id.clone(), since: *since }.serialize(serializer)
+            }
+            ClientMsg::Ping => SocketMsg::Ping.serialize(serializer),
+            ClientMsg::Act(action) => action.serialize(serializer),
+        }
+    }
 }
 
 /// Why a client frame was not understood.
@@ -156,25 +195,26 @@ impl ClientMsg {
             }
             _ => {}
         }
-        let kind = kind.to_owned();
-        serde_json::from_value(value)
-            .map_err(|error| ProtocolError::BadMessage { kind, message: error.to_string() })
+        let bad = |error: serde_json::Error| ProtocolError::BadMessage {
+            kind: kind.to_owned(),
+            message: error.to_string(),
+        };
+        match kind {
+            "join" | "ping" => Ok(match serde_json::from_value(value.clone()).map_err(bad)? {
+                SocketMsg::Join { game_id, since } => ClientMsg::Join { game_id, since },
+                SocketMsg::Ping => ClientMsg::Ping,
+            }),
+            _ => serde_json::from_value(value.clone()).map(ClientMsg::Act).map_err(bad),
+        }
     }
 
-    /// The game command this message asks for, sent by `by`; `None` for `join` and `ping`,
-    /// which the connection handles. `next_game` names the game a rematch would create.
-    pub fn into_command(self, by: PlayerId, next_game: impl FnOnce() -> GameId) -> Option<Command> {
-        Some(match self {
-            ClientMsg::Join { .. } | ClientMsg::Ping => return None,
-            ClientMsg::Move { square } => Command::Move { by, square },
-            ClientMsg::Resign => Command::Resign { by },
-            ClientMsg::OfferDraw => Command::OfferDraw { by },
-            ClientMsg::AcceptDraw => Command::AcceptDraw { by },
-            ClientMsg::DeclineDraw => Command::DeclineDraw { by },
-            ClientMsg::Rematch => Command::Rematch { by, next_game: next_game() },
-            ClientMsg::Undo => Command::Undo { by },
-            ClientMsg::Leave => Command::Leave { by },
-        })
+    /// The player's action this message asks for; `None` for `join` and `ping`, which the
+    /// socket handles.
+    pub fn action(&self) -> Option<Action> {
+        match self {
+            ClientMsg::Act(action) => Some(*action),
+            ClientMsg::Join { .. } | ClientMsg::Ping => None,
+        }
     }
 }
 
@@ -402,6 +442,22 @@ impl ServerMsg {
         }))
     }
 
+    /// The message every socket on a game gets for `broadcast`; `None` for shutting down,
+    /// which each socket handles itself.
+    pub fn from_broadcast(broadcast: &Broadcast) -> Option<ServerMsg> {
+        match broadcast {
+            Broadcast::Event(event) => ServerMsg::from_event(event),
+            Broadcast::Presence { black, white } => {
+                Some(ServerMsg::Presence { black: *black, white: *white })
+            }
+            Broadcast::Rated(rated) => Some(ServerMsg::RatingChanged {
+                black: RatingSide::from(&rated.black),
+                white: RatingSide::from(&rated.white),
+            }),
+            Broadcast::Shutdown => None,
+        }
+    }
+
     /// The message broadcasting a public event; `None` for the driver's instructions.
     pub fn from_event(event: &Event) -> Option<ServerMsg> {
         Some(match event {
@@ -490,29 +546,6 @@ impl ServerMsg {
     pub fn to_json(&self) -> String {
         // Plain structs with text keys always serialize.
         serde_json::to_string(self).unwrap_or_default()
-    }
-}
-
-impl From<&ServiceError> for ServerMsg {
-    /// The error a refused command gets.
-    fn from(error: &ServiceError) -> ServerMsg {
-        match error {
-            ServiceError::Command(error) => ServerMsg::from(*error),
-            ServiceError::Refused(msg) => (**msg).clone(),
-            _ => ServerMsg::error(refusal_code(error), error),
-        }
-    }
-}
-
-/// The code of the error a refused command gets.
-pub fn refusal_code(error: &ServiceError) -> &'static str {
-    match error {
-        ServiceError::Command(error) => error.code(),
-        ServiceError::NotFound(_) => codes::GAME_NOT_FOUND,
-        ServiceError::Refused(_) => "refused",
-        ServiceError::Storage(_) | ServiceError::Unavailable | ServiceError::Corrupt(_) => {
-            "unavailable"
-        }
     }
 }
 
@@ -625,24 +658,71 @@ fn square_list(squares: Bitboard) -> Vec<String> {
     squares.into_iter().map(|square| square.to_string()).collect()
 }
 
-/// Serde through `Display` and `FromStr`, for squares and ids.
-mod as_text {
-    use super::*;
+/// A message from a client of the queue socket.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum SeekerMsg {
+    /// Look for an opponent in `queue` (`quick` or `ranked`).
+    Seek { queue: String },
+    /// Stop looking.
+    Cancel,
+    /// Asks for a `pong`.
+    Ping,
+}
 
-    pub fn serialize<T: Display, S: serde::Serializer>(
-        value: &T,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(value)
+impl SeekerMsg {
+    /// Reads one frame of the queue socket.
+    ///
+    /// # Errors
+    /// The code to send back (`bad_json` for text that is not JSON, `bad_message` for JSON that
+    /// is no seeker message) and why.
+    pub fn parse(frame: &str) -> Result<SeekerMsg, (&'static str, serde_json::Error)> {
+        serde_json::from_str::<SeekerMsg>(frame).map_err(|error| {
+            let code = match serde_json::from_str::<serde_json::Value>(frame) {
+                Ok(_) => codes::BAD_MESSAGE,
+                Err(_) => codes::BAD_JSON,
+            };
+            (code, error)
+        })
     }
+}
 
-    pub fn deserialize<'de, T, D>(deserializer: D) -> Result<T, D::Error>
-    where
-        T: FromStr,
-        T::Err: Display,
-        D: serde::Deserializer<'de>,
-    {
-        let text = String::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
+/// The opponent found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpponentMsg {
+    pub name: String,
+    pub computer: bool,
+    /// The computer's level (`easy`, `medium`, `hard`).
+    pub level: Option<String>,
+}
+
+/// A message to a client of the queue socket.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum QueueMsg {
+    /// Still looking, for `waited_ms` so far.
+    Searching {
+        queue: String,
+        waited_ms: i64,
+    },
+    /// Found: connect to game `game_id`.
+    Paired {
+        game_id: GameId,
+        opponent: OpponentMsg,
+    },
+    /// No longer looking.
+    Cancelled,
+    /// The last message was refused.
+    Error {
+        code: String,
+        message: String,
+    },
+    Pong,
+}
+
+impl QueueMsg {
+    /// An `error` message.
+    pub fn error(code: &str, message: impl Display) -> QueueMsg {
+        QueueMsg::Error { code: code.to_owned(), message: message.to_string() }
     }
 }

@@ -32,7 +32,7 @@ fn the_lag_allowance_keeps_the_game_going_until_half_a_second_after_zero() {
     assert_eq!(state.snapshot(just_before).clocks.map(|clocks| clocks.white_ms), Some(0));
     assert_eq!(state.apply(Command::Tick, just_before), Ok(Vec::new()));
     let square = state.snapshot(just_before).position.legal[0].square;
-    let events = state.apply(Command::Move { by: ben(), square }, just_before).unwrap();
+    let events = state.apply(Command::play(ben(), square), just_before).unwrap();
     assert!(matches!(events.as_slice(), [Event::Moved { .. }]), "{events:?}");
 }
 
@@ -40,7 +40,7 @@ fn the_lag_allowance_keeps_the_game_going_until_half_a_second_after_zero() {
 fn a_move_after_the_flag_is_not_played_and_the_game_is_lost_on_time() {
     let mut state = after_three_moves();
     let late = T0.plus(3_000 + 40_000);
-    let events = state.apply(Command::Move { by: ben(), square: sq("c4") }, late).unwrap();
+    let events = state.apply(Command::play(ben(), sq("c4")), late).unwrap();
     let ending = Ending { reason: EndReason::Timeout, winner: Some(Winner::Black) };
     assert!(matches!(events.as_slice(), [Event::Ended { ending: e, .. }] if *e == ending));
     assert_eq!(line(&state), "d3 c3 b3");
@@ -85,7 +85,7 @@ fn white_never_making_a_first_move_aborts_the_game() {
 #[test]
 fn clocks_stop_at_the_end_showing_what_was_left() {
     let mut state = after_three_moves();
-    state.apply(Command::Resign { by: ben() }, T0.plus(13_000)).unwrap();
+    state.apply(Command::player(ben(), Action::Resign), T0.plus(13_000)).unwrap();
     let clocks = state.snapshot(T0.plus(99_000)).clocks;
     assert_eq!(clocks, Some(Clocks { black_ms: 30_000, white_ms: 20_000, running: None }));
 }

@@ -6,7 +6,7 @@ use outflank_engine::{Board, Color, Move};
 use super::*;
 
 fn undo(state: &mut GameState) -> Result<Vec<Event>, CommandError> {
-    state.apply(Command::Undo { by: ann() }, T0.plus(60_000))
+    state.apply(Command::player(ann(), Action::Undo), T0.plus(60_000))
 }
 
 #[test]
@@ -65,7 +65,7 @@ fn a_computer_playing_black_is_asked_for_the_first_move_at_the_start() {
 fn the_person_cannot_move_for_the_computer() {
     let mut state = computer_game(Color::Black);
     play(&mut state, "d3", T0.plus(1_000));
-    let result = state.apply(Command::Move { by: ann(), square: sq("c3") }, T0.plus(2_000));
+    let result = state.apply(Command::play(ann(), sq("c3")), T0.plus(2_000));
     assert_eq!(result, Err(CommandError::NotYourTurn));
 }
 
@@ -123,7 +123,7 @@ fn undo_drops_a_reply_held_back_for_the_delay() {
     let mut state = computer_game(Color::Black);
     play(&mut state, "d3", T0.plus(1_000));
     reply(&mut state, "c3", T0.plus(1_100));
-    state.apply(Command::Undo { by: ann() }, T0.plus(1_200)).unwrap();
+    state.apply(Command::player(ann(), Action::Undo), T0.plus(1_200)).unwrap();
     assert_eq!(state.next_deadline(), None);
     assert_eq!(state.apply(Command::Tick, T0.plus(1_300)), Ok(Vec::new()));
     assert_eq!(line(&state), "");
@@ -150,7 +150,7 @@ fn undo_without_a_move_of_the_person_is_refused() {
 fn undo_in_a_clocked_game_is_refused() {
     let mut state = friend_game();
     play(&mut state, "d3", T0.plus(1_000));
-    let result = state.apply(Command::Undo { by: ann() }, T0.plus(2_000));
+    let result = state.apply(Command::player(ann(), Action::Undo), T0.plus(2_000));
     assert_eq!(result, Err(CommandError::UndoNotAllowed));
     assert_eq!(line(&state), "d3");
 }
@@ -171,7 +171,7 @@ fn an_illegal_computer_move_is_refused() {
 fn resigning_cancels_the_computers_search() {
     let mut state = computer_game(Color::Black);
     play(&mut state, "d3", T0.plus(1_000));
-    let events = state.apply(Command::Resign { by: ann() }, T0.plus(1_100)).unwrap();
+    let events = state.apply(Command::player(ann(), Action::Resign), T0.plus(1_100)).unwrap();
     assert!(
         matches!(events.as_slice(), [Event::CancelSearch(SearchId(1)), Event::Ended { .. }]),
         "{events:?}"
@@ -208,7 +208,7 @@ fn undo_on_one_device_takes_back_one_move_with_the_pass_it_forced() {
 fn a_computer_answer_after_the_end_is_ignored() {
     let mut state = computer_game(Color::Black);
     play(&mut state, "d3", T0.plus(1_000));
-    state.apply(Command::Resign { by: ann() }, T0.plus(1_100)).unwrap();
+    state.apply(Command::player(ann(), Action::Resign), T0.plus(1_100)).unwrap();
     let version = state.version();
     let late = Command::ComputerMove { search_id: SearchId(1), mv: Move::Place(sq("c3")) };
     assert_eq!(state.apply(late, T0.plus(2_000)), Ok(Vec::new()));
@@ -220,7 +220,7 @@ fn a_computer_answer_after_the_end_is_ignored() {
 fn on_one_device_the_side_to_move_resigns() {
     let mut state = same_device_game();
     play(&mut state, "d3", T0.plus(1_000));
-    state.apply(Command::Resign { by: ann() }, T0.plus(2_000)).unwrap();
+    state.apply(Command::player(ann(), Action::Resign), T0.plus(2_000)).unwrap();
     assert_eq!(
         state.ending(),
         Some(Ending {

@@ -6,7 +6,7 @@ use super::*;
 use crate::domain::{EndReason, Winner};
 
 fn offer(state: &mut GameState, by: PlayerId, now: Timestamp) -> Result<Vec<Event>, CommandError> {
-    state.apply(Command::OfferDraw { by }, now)
+    state.apply(Command::player(by, Action::OfferDraw), now)
 }
 
 #[test]
@@ -16,7 +16,7 @@ fn a_draw_offer_then_acceptance_ends_in_an_agreed_draw() {
         offer(&mut state, ann(), T0),
         Ok(vec![Event::DrawOffered { version: 1, by: Color::Black }])
     );
-    let events = state.apply(Command::AcceptDraw { by: ben() }, T0.plus(1_000)).unwrap();
+    let events = state.apply(Command::player(ben(), Action::AcceptDraw), T0.plus(1_000)).unwrap();
     let agreed = Ending { reason: EndReason::AgreedDraw, winner: Some(Winner::Draw) };
     assert!(
         matches!(events.as_slice(), [Event::Ended { version: 2, ending, .. }] if *ending == agreed)
@@ -28,7 +28,7 @@ fn a_draw_offer_then_acceptance_ends_in_an_agreed_draw() {
 fn a_declined_draw_offer_leaves_the_game_going() {
     let mut state = friend_game();
     offer(&mut state, ann(), T0).unwrap();
-    let events = state.apply(Command::DeclineDraw { by: ben() }, T0.plus(1_000)).unwrap();
+    let events = state.apply(Command::player(ben(), Action::DeclineDraw), T0.plus(1_000)).unwrap();
     assert_eq!(events, [Event::DrawDeclined { version: 2, by: Color::White }]);
     assert_eq!(state.ending(), None);
     assert_eq!(state.snapshot(T0).draw_offer, None);
@@ -57,7 +57,7 @@ fn the_offerers_own_move_keeps_the_offer_standing() {
 fn a_second_offer_too_soon_is_refused() {
     let mut state = friend_game();
     offer(&mut state, ann(), T0).unwrap();
-    state.apply(Command::DeclineDraw { by: ben() }, T0).unwrap();
+    state.apply(Command::player(ben(), Action::DeclineDraw), T0).unwrap();
     play_line(&mut state, "d3 c3", T0);
     let version = state.version();
     assert_eq!(offer(&mut state, ann(), T0.plus(3_000)), Err(CommandError::DrawOfferTooSoon(2)));
@@ -68,7 +68,7 @@ fn a_second_offer_too_soon_is_refused() {
 fn a_player_may_offer_again_after_four_plies() {
     let mut state = friend_game();
     offer(&mut state, ann(), T0).unwrap();
-    state.apply(Command::DeclineDraw { by: ben() }, T0).unwrap();
+    state.apply(Command::player(ben(), Action::DeclineDraw), T0).unwrap();
     let now = play_line(&mut state, "d3 c3 b3 d2", T0);
     let events = offer(&mut state, ann(), now).unwrap();
     assert!(matches!(events.as_slice(), [Event::DrawOffered { by: Color::Black, .. }]));
@@ -92,10 +92,19 @@ fn offering_while_the_opponents_offer_stands_agrees_to_a_draw() {
 #[test]
 fn accepting_ones_own_offer_or_no_offer_is_refused() {
     let mut state = friend_game();
-    assert_eq!(state.apply(Command::AcceptDraw { by: ben() }, T0), Err(CommandError::NoDrawOffer));
+    assert_eq!(
+        state.apply(Command::player(ben(), Action::AcceptDraw), T0),
+        Err(CommandError::NoDrawOffer)
+    );
     offer(&mut state, ann(), T0).unwrap();
-    assert_eq!(state.apply(Command::AcceptDraw { by: ann() }, T0), Err(CommandError::NoDrawOffer));
-    assert_eq!(state.apply(Command::DeclineDraw { by: ann() }, T0), Err(CommandError::NoDrawOffer));
+    assert_eq!(
+        state.apply(Command::player(ann(), Action::AcceptDraw), T0),
+        Err(CommandError::NoDrawOffer)
+    );
+    assert_eq!(
+        state.apply(Command::player(ann(), Action::DeclineDraw), T0),
+        Err(CommandError::NoDrawOffer)
+    );
 }
 
 #[test]
@@ -103,7 +112,10 @@ fn spectators_cannot_offer_or_answer_draws() {
     let mut state = friend_game();
     offer(&mut state, ann(), T0).unwrap();
     assert_eq!(offer(&mut state, zed(), T0), Err(CommandError::NotAPlayer));
-    assert_eq!(state.apply(Command::AcceptDraw { by: zed() }, T0), Err(CommandError::NotAPlayer));
+    assert_eq!(
+        state.apply(Command::player(zed(), Action::AcceptDraw), T0),
+        Err(CommandError::NotAPlayer)
+    );
 }
 
 #[test]

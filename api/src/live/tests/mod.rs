@@ -43,8 +43,9 @@ fn game_id() -> GameId {
     "gameaaaaaa".parse().expect("a valid game id")
 }
 
+/// The id every rematch of [`game_id`] gets.
 fn next_id() -> GameId {
-    "nextaaaaaa".parse().expect("a valid game id")
+    GameId::rematch_of(&game_id())
 }
 
 fn sq(text: &str) -> Square {
@@ -86,7 +87,7 @@ fn mover(state: &GameState) -> PlayerId {
 /// The side to move plays `square` at `now`.
 fn play(state: &mut GameState, square: &str, now: Timestamp) -> Vec<Event> {
     let by = mover(state);
-    state.apply(Command::Move { by, square: sq(square) }, now).expect("a legal move")
+    state.apply(Command::play(by, sq(square)), now).expect("a legal move")
 }
 
 /// Plays `line` (squares separated by spaces) one second apart from `start`; returns the time

@@ -32,7 +32,7 @@ fn a_legal_move_switches_the_turn_and_starts_the_opponents_clock() {
 fn an_illegal_move_is_rejected_and_changes_nothing() {
     let mut state = friend_game();
     let before = state.snapshot(T0);
-    let result = state.apply(Command::Move { by: ann(), square: sq("a1") }, T0);
+    let result = state.apply(Command::play(ann(), sq("a1")), T0);
     assert_eq!(result, Err(CommandError::IllegalMove(sq("a1"))));
     assert_eq!(state.snapshot(T0), before);
     assert_eq!(state.version(), 0);
@@ -42,7 +42,7 @@ fn an_illegal_move_is_rejected_and_changes_nothing() {
 fn a_move_out_of_turn_is_rejected_and_changes_nothing() {
     let mut state = friend_game();
     let before = state.snapshot(T0);
-    let result = state.apply(Command::Move { by: ben(), square: sq("d3") }, T0);
+    let result = state.apply(Command::play(ben(), sq("d3")), T0);
     assert_eq!(result, Err(CommandError::NotYourTurn));
     assert_eq!(state.snapshot(T0), before);
 }
@@ -51,7 +51,7 @@ fn a_move_out_of_turn_is_rejected_and_changes_nothing() {
 fn a_move_by_a_spectator_is_rejected_and_changes_nothing() {
     let mut state = friend_game();
     let before = state.snapshot(T0);
-    let result = state.apply(Command::Move { by: zed(), square: sq("d3") }, T0);
+    let result = state.apply(Command::play(zed(), sq("d3")), T0);
     assert_eq!(result, Err(CommandError::NotAPlayer));
     assert_eq!(state.snapshot(T0), before);
 }
@@ -107,7 +107,7 @@ fn the_shortest_game_ends_black_13_white_0_normally() {
 fn resigning_ends_the_game_with_the_other_side_winning() {
     let mut state = friend_game();
     play(&mut state, "d3", T0.plus(1_000));
-    let events = state.apply(Command::Resign { by: ann() }, T0.plus(2_000)).unwrap();
+    let events = state.apply(Command::player(ann(), Action::Resign), T0.plus(2_000)).unwrap();
     let ending = Ending { reason: EndReason::Resignation, winner: Some(Winner::White) };
     assert_eq!(
         events,
@@ -119,14 +119,17 @@ fn resigning_ends_the_game_with_the_other_side_winning() {
 #[test]
 fn moves_and_resignations_after_the_end_are_refused() {
     let mut state = friend_game();
-    state.apply(Command::Resign { by: ben() }, T0).unwrap();
+    state.apply(Command::player(ben(), Action::Resign), T0).unwrap();
     let version = state.version();
+    assert_eq!(state.apply(Command::play(ann(), sq("d3")), T0), Err(CommandError::GameOver));
     assert_eq!(
-        state.apply(Command::Move { by: ann(), square: sq("d3") }, T0),
+        state.apply(Command::player(ann(), Action::Resign), T0),
         Err(CommandError::GameOver)
     );
-    assert_eq!(state.apply(Command::Resign { by: ann() }, T0), Err(CommandError::GameOver));
-    assert_eq!(state.apply(Command::OfferDraw { by: ann() }, T0), Err(CommandError::GameOver));
+    assert_eq!(
+        state.apply(Command::player(ann(), Action::OfferDraw), T0),
+        Err(CommandError::GameOver)
+    );
     assert_eq!(state.version(), version);
 }
 
@@ -141,7 +144,7 @@ fn a_tick_before_any_deadline_does_nothing() {
 fn each_public_event_carries_the_next_version() {
     let mut state = friend_game();
     play(&mut state, "d3", T0.plus(1_000));
-    let offered = state.apply(Command::OfferDraw { by: ann() }, T0.plus(2_000)).unwrap();
+    let offered = state.apply(Command::player(ann(), Action::OfferDraw), T0.plus(2_000)).unwrap();
     let moved = play(&mut state, "c3", T0.plus(3_000));
     let versions: Vec<_> = offered.iter().chain(&moved).filter_map(Event::version).collect();
     assert_eq!(versions, [2, 3, 4]);

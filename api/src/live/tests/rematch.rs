@@ -6,12 +6,12 @@ use super::*;
 use crate::domain::{EndReason, GameStatus, Winner};
 
 fn rematch(state: &mut GameState, by: PlayerId) -> Result<Vec<Event>, CommandError> {
-    state.apply(Command::Rematch { by, next_game: next_id() }, T0)
+    state.apply(Command::player(by, Action::Rematch), T0)
 }
 
 fn resigned_friend_game() -> GameState {
     let mut state = friend_game();
-    state.apply(Command::Resign { by: ann() }, T0).unwrap();
+    state.apply(Command::player(ann(), Action::Resign), T0).unwrap();
     state
 }
 
@@ -52,7 +52,7 @@ fn a_rematch_after_it_started_is_refused() {
 #[test]
 fn a_rematch_after_the_opponent_left_is_refused() {
     let mut state = resigned_friend_game();
-    let events = state.apply(Command::Leave { by: ben() }, T0).unwrap();
+    let events = state.apply(Command::player(ben(), Action::Leave), T0).unwrap();
     assert_eq!(events, [Event::Left { version: 2, by: Color::White }]);
     assert_eq!(rematch(&mut state, ann()), Err(CommandError::OpponentLeft));
 }
@@ -66,7 +66,7 @@ fn a_spectator_cannot_ask_for_a_rematch() {
 #[test]
 fn against_the_computer_one_request_starts_the_rematch_with_colours_swapped() {
     let mut state = computer_game(Color::Black);
-    state.apply(Command::Resign { by: ann() }, T0).unwrap();
+    state.apply(Command::player(ann(), Action::Resign), T0).unwrap();
     let events = rematch(&mut state, ann()).unwrap();
     let swapped = Setup::Computer {
         human: human(ann(), "Ann"),
@@ -79,7 +79,7 @@ fn against_the_computer_one_request_starts_the_rematch_with_colours_swapped() {
 #[test]
 fn leaving_a_live_game_resigns_it() {
     let mut state = friend_game();
-    state.apply(Command::Leave { by: ben() }, T0).unwrap();
+    state.apply(Command::player(ben(), Action::Leave), T0).unwrap();
     assert_eq!(
         state.ending(),
         Some(Ending { reason: EndReason::Resignation, winner: Some(Winner::Black) })
@@ -89,13 +89,24 @@ fn leaving_a_live_game_resigns_it() {
 #[test]
 fn leaving_a_same_device_game_aborts_it() {
     let mut state = same_device_game();
-    state.apply(Command::Leave { by: ann() }, T0).unwrap();
+    state.apply(Command::player(ann(), Action::Leave), T0).unwrap();
     assert_eq!(state.status(), GameStatus::Aborted);
 }
 
 #[test]
 fn leaving_twice_after_the_end_tells_nobody_again() {
     let mut state = resigned_friend_game();
-    state.apply(Command::Leave { by: ann() }, T0).unwrap();
-    assert_eq!(state.apply(Command::Leave { by: ann() }, T0), Ok(Vec::new()));
+    state.apply(Command::player(ann(), Action::Leave), T0).unwrap();
+    assert_eq!(state.apply(Command::player(ann(), Action::Leave), T0), Ok(Vec::new()));
+}
+
+#[test]
+fn a_rematch_id_derives_from_the_game_and_never_repeats_along_a_chain() {
+    assert_eq!(GameId::rematch_of(&game_id()), GameId::rematch_of(&game_id()));
+    let mut seen = std::collections::HashSet::from([game_id()]);
+    let mut id = game_id();
+    for _ in 0..1_000 {
+        id = GameId::rematch_of(&id);
+        assert!(seen.insert(id.clone()), "{id} came back");
+    }
 }

@@ -5,8 +5,8 @@ use outflank_engine::{Color, Move, Square};
 use serde_json::{Value, json};
 
 use super::*;
-use crate::domain::{Nickname, Timestamp};
-use crate::live::{GameState, Human, SearchId, Setup, Timing};
+use crate::domain::{Nickname, PlayerId, Timestamp};
+use crate::live::{Command, GameState, Human, SearchId, Setup, Timing};
 
 const DOC: &str = include_str!("../../../../docs/protocol.md");
 
@@ -23,10 +23,6 @@ fn ben() -> PlayerId {
 
 fn game_id() -> GameId {
     "k7Hq2mXp9R".parse().unwrap()
-}
-
-fn next_game() -> GameId {
-    "T3vRx8wZbN".parse().unwrap()
 }
 
 fn human(id: PlayerId, name: &str) -> Human {
@@ -52,7 +48,7 @@ fn play(state: &mut GameState, line: &str) -> Vec<ServerMsg> {
         let by = state.setup().human(side).unwrap().id.clone();
         let now = T0.plus(1_000 * (state.game().plies().len() as i64 + 1));
         let square = square.parse().unwrap();
-        messages.extend(apply(state, Command::Move { by, square }, now));
+        messages.extend(apply(state, Command::play(by, square), now));
     }
     messages
 }
@@ -85,23 +81,23 @@ fn examples() -> Vec<ServerMsg> {
     let setup = Setup::SameDevice { player: human(ann(), "Ann") };
     let mut state = GameState::new(game_id(), setup, Timing::default(), T0);
     play(&mut state, "d3 c3");
-    examples.extend(apply(&mut state, Command::Undo { by: ann() }, T0.plus(5_000)));
+    examples.extend(apply(&mut state, Command::player(ann(), Action::Undo), T0.plus(5_000)));
 
     let mut state = friend_game();
     play(&mut state, "d3 c3");
-    examples.extend(apply(&mut state, Command::OfferDraw { by: ann() }, T0.plus(4_000)));
-    examples.extend(apply(&mut state, Command::DeclineDraw { by: ben() }, T0.plus(5_000)));
+    examples.extend(apply(&mut state, Command::player(ann(), Action::OfferDraw), T0.plus(4_000)));
+    examples.extend(apply(&mut state, Command::player(ben(), Action::DeclineDraw), T0.plus(5_000)));
 
     let mut state = friend_game();
     examples.push(last(play(&mut state, "d3 c3 b3 d2 e1 d6 d7 e3 f4")));
-    let rematch = |by| Command::Rematch { by, next_game: next_game() };
+    let rematch = |by| Command::player(by, Action::Rematch);
     examples.extend(apply(&mut state, rematch(ben()), T0.plus(20_000)));
     examples.extend(apply(&mut state, rematch(ann()), T0.plus(21_000)));
 
     let mut state = friend_game();
     play(&mut state, "d3");
     examples.extend(apply(&mut state, Command::Tick, T0.plus(31_500)));
-    examples.extend(apply(&mut state, Command::Leave { by: ann() }, T0.plus(40_000)));
+    examples.extend(apply(&mut state, Command::player(ann(), Action::Leave), T0.plus(40_000)));
 
     examples.push(ServerMsg::from(CommandError::NotYourTurn));
     examples
@@ -195,7 +191,7 @@ fn every_server_message_kind_is_documented_with_a_real_example() {
 fn a_move_parses_with_its_square() {
     assert_eq!(
         ClientMsg::parse(r#"{"type":"move","square":"d3"}"#),
-        Ok(ClientMsg::Move { square: Square::D3 })
+        Ok(ClientMsg::Act(Action::Move { square: Square::D3 }))
     );
 }
 
@@ -267,12 +263,19 @@ fn a_frame_over_the_limit_is_refused_before_parsing() {
 }
 
 #[test]
-fn game_messages_become_commands_of_the_sender() {
-    let command = ClientMsg::Move { square: Square::D3 }.into_command(ann(), next_game);
-    assert_eq!(command, Some(Command::Move { by: ann(), square: Square::D3 }));
-    let command = ClientMsg::Rematch.into_command(ann(), next_game);
-    assert_eq!(command, Some(Command::Rematch { by: ann(), next_game: next_game() }));
-    assert_eq!(ClientMsg::Ping.into_command(ann(), next_game), None);
+fn every_action_parses_to_the_action_the_game_knows() {
+    for action in Action::EVERY_KIND {
+        let frame = serde_json::to_string(&ClientMsg::Act(action)).unwrap();
+        assert_eq!(ClientMsg::parse(&frame), Ok(ClientMsg::Act(action)), "{frame}");
+        assert!(ClientMsg::TYPES.contains(&action.kind()), "{frame}");
+    }
+}
+
+#[test]
+fn join_and_ping_stay_with_the_socket() {
+    assert_eq!(ClientMsg::Ping.action(), None);
+    assert_eq!(ClientMsg::Join { game_id: game_id(), since: None }.action(), None);
+    assert_eq!(ClientMsg::Act(Action::Resign).action(), Some(Action::Resign));
 }
 
 #[test]

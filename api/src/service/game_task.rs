@@ -1,4 +1,7 @@
 //! One task per live game: applies commands, stores their events, then broadcasts them.
+//!
+//! The task knows nothing of the registry that started it: what only the registry can do
+//! (start a rematch's game, forget a stopped task) it asks for as a [`FollowUp`].
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -8,16 +11,22 @@ use std::time::{Duration, Instant};
 use outflank_engine::Move;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use crate::domain::{PlayerId, Timestamp};
-use crate::live::{Command, Event, GameState, History, Player, Resume, SearchId, SearchRequest};
-use crate::metrics::ErrorKind;
-use crate::storage::RatedGame;
 use outflank_engine::Color;
 
-use super::convert;
-use super::hub::{
-    Broadcast, CatchUp, GameHub, Inner, LocalGame, ServiceError, Subscription, ply_number,
+use crate::accounts::rating::RatedGame;
+use crate::domain::{GameId, PlayerId, Timestamp};
+use crate::live::{
+    Broadcast, CatchUp, Command, Event, GameState, History, Player, Resume, SearchId,
+    SearchRequest, Timing,
 };
+use crate::metrics::{ErrorKind, Metrics};
+use crate::storage::Store;
+
+use super::ServiceError;
+use super::convert;
+use super::local_game::{LocalGame, Request, Subscription};
+use super::router::Router;
+use super::search::SearchPool;
 
 /// How long a game's task stays up with nobody watching once the game is over (for rematches and
 /// late viewers), or while a game without a clock waits for its player; a later request starts
@@ -31,30 +40,35 @@ const REQUEST_QUEUE: usize = 64;
 /// A move makes one or two; every slot is allocated with the game, so few is cheaper.
 const BROADCAST_BUFFER: usize = 32;
 
-/// A request to a game's task.
-pub(super) enum Request {
-    Command {
-        command: Command,
-        reply: oneshot::Sender<Result<(), ServiceError>>,
-    },
-    Subscribe {
-        player: PlayerId,
-        since: Option<u64>,
-        reply: oneshot::Sender<Subscription>,
-    },
-    Presence {
-        player: PlayerId,
-        connected: bool,
-    },
-    /// Stop: another node runs the game now.
-    Stop,
+/// What every game task of this node shares.
+pub(super) struct TaskContext {
+    pub(super) store: Store,
+    pub(super) pool: SearchPool,
+    pub(super) timing: Timing,
+    pub(super) metrics: Metrics,
+    pub(super) router: Router,
+    pub(super) shutdown: broadcast::Sender<()>,
+    /// Set once the server is stopping: no game starts after that.
+    pub(super) stopping: AtomicBool,
+    /// Where tasks send what the registry must do for them.
+    pub(super) follow_ups: mpsc::UnboundedSender<FollowUp>,
+}
+
+/// What a game's task asks of the registry of running games.
+#[derive(Debug)]
+pub(super) enum FollowUp {
+    /// Claim and start the rematch's game (already stored); answer once it runs, so that
+    /// players hear of the rematch only when its game can be joined.
+    StartRematch { state: Box<GameState>, started: oneshot::Sender<Result<(), ServiceError>> },
+    /// The task of this game has stopped.
+    Stopped(GameId),
 }
 
 /// The task that owns one game's state.
-pub(super) struct Driver {
+pub(super) struct GameTask {
     state: GameState,
     history: History,
-    inner: Arc<Inner>,
+    context: Arc<TaskContext>,
     requests: mpsc::Receiver<Request>,
     events: broadcast::Sender<Broadcast>,
     searches: HashMap<SearchId, Arc<AtomicBool>>,
@@ -64,15 +78,15 @@ pub(super) struct Driver {
     search_replies: mpsc::Receiver<(SearchId, Move)>,
 }
 
-impl Driver {
-    pub(super) fn new(state: GameState, inner: Arc<Inner>) -> (LocalGame, Driver) {
+impl GameTask {
+    pub(super) fn new(state: GameState, context: Arc<TaskContext>) -> (LocalGame, GameTask) {
         let (requests_tx, requests) = mpsc::channel(REQUEST_QUEUE);
         let (events, _) = broadcast::channel(BROADCAST_BUFFER);
         let (search_results, search_replies) = mpsc::channel(4);
-        let driver = Driver {
+        let task = GameTask {
             state,
             history: History::default(),
-            inner,
+            context,
             requests,
             events,
             searches: HashMap::new(),
@@ -80,18 +94,18 @@ impl Driver {
             search_results,
             search_replies,
         };
-        (LocalGame::new(requests_tx), driver)
+        (LocalGame::new(requests_tx), task)
     }
 
-    pub(super) async fn run(mut self, hub: GameHub) {
+    pub(super) async fn run(mut self) {
         let id = self.state.id().clone();
-        let _live = self.inner.metrics.game_started(self.state.mode());
+        let _live = self.context.metrics.game_started(self.state.mode());
         if let Some(request) = self.state.search_request() {
             self.start_search(request);
         }
-        let mut shutdown = self.inner.shutdown.subscribe();
+        let mut shutdown = self.context.shutdown.subscribe();
         // A shutdown that began before this task subscribed would otherwise go unnoticed.
-        let mut stopping = self.inner.stopping.load(Ordering::SeqCst);
+        let mut stopping = self.context.stopping.load(Ordering::SeqCst);
         loop {
             if stopping {
                 self.broadcast(Broadcast::Shutdown);
@@ -103,7 +117,7 @@ impl Driver {
             tokio::select! {
                 request = self.requests.recv() => match request {
                     Some(Request::Command { command, reply }) => {
-                        let outcome = self.apply(command, &hub).await;
+                        let outcome = self.apply(command).await;
                         let _ = reply.send(outcome);
                     }
                     Some(Request::Subscribe { player, since, reply }) => {
@@ -114,7 +128,7 @@ impl Driver {
                 },
                 Some((search_id, mv)) = self.search_replies.recv() => {
                     self.searches.remove(&search_id);
-                    if let Err(error) = self.apply(Command::ComputerMove { search_id, mv }, &hub).await {
+                    if let Err(error) = self.apply(Command::ComputerMove { search_id, mv }).await {
                         tracing::warn!(game = %id, %error, "computer move not applied");
                         // The state is as before the reply: search again rather than wait forever.
                         if let Some(request) = self.state.search_request() {
@@ -123,7 +137,7 @@ impl Driver {
                     }
                 }
                 () = sleep_until(deadline) => {
-                    if let Err(error) = self.apply(Command::Tick, &hub).await {
+                    if let Err(error) = self.apply(Command::Tick).await {
                         tracing::warn!(game = %id, %error, "clock tick not applied");
                         tokio::time::sleep(RETRY_AFTER_STORAGE_ERROR).await;
                     }
@@ -136,24 +150,21 @@ impl Driver {
             cancel.store(true, Ordering::Relaxed);
         }
         self.requests.close();
-        hub.remove_if_stopped(&id);
-        if let Some(cluster) = &self.inner.cluster {
-            cluster.closed(&id);
-            cluster.release(&id).await;
-        }
+        self.context.router.stopped(&id).await;
+        let _ = self.context.follow_ups.send(FollowUp::Stopped(id));
     }
 
     /// Applies one command: state first, then storage, then the broadcast, so nothing unsaved
     /// is ever announced. When storing fails the game is rebuilt from what the store holds
     /// (some of the command's writes may have landed); clients see the version jump and resync.
-    async fn apply(&mut self, command: Command, hub: &GameHub) -> Result<(), ServiceError> {
+    async fn apply(&mut self, command: Command) -> Result<(), ServiceError> {
         let now = Timestamp::now();
         let before = self.state.clone();
         let events = self.state.apply(command, now)?;
-        let rated = match self.store(&events, now, hub).await {
+        let rated = match self.store(&events, now).await {
             Ok(rated) => rated,
             Err(error) => {
-                self.inner.metrics.error(ErrorKind::Storage, "store_failed");
+                self.context.metrics.error(ErrorKind::Storage, "store_failed");
                 tracing::error!(game = %self.state.id(), %error, "storing events failed; reloading the game");
                 self.state = match self.reload(now).await {
                     Some(state) => state,
@@ -171,7 +182,7 @@ impl Driver {
             })
             .sum();
         if plies > 0 {
-            self.inner.metrics.moves_applied(plies);
+            self.context.metrics.moves_applied(plies);
         }
         for event in events {
             match event {
@@ -192,9 +203,7 @@ impl Driver {
 
     /// Sends `broadcast` to this game's sockets here and, in a cluster, on the other nodes.
     fn broadcast(&self, broadcast: Broadcast) {
-        if let Some(cluster) = &self.inner.cluster {
-            cluster.publish(self.state.id(), &broadcast);
-        }
+        self.context.router.publish(self.state.id(), &broadcast);
         let _ = self.events.send(broadcast);
     }
 
@@ -204,7 +213,6 @@ impl Driver {
         &self,
         events: &[Event],
         now: Timestamp,
-        hub: &GameHub,
     ) -> Result<Option<RatedGame>, ServiceError> {
         let writes = events.iter().any(|event| {
             matches!(
@@ -216,9 +224,9 @@ impl Driver {
             )
         });
         let started = Instant::now();
-        let outcome = self.store_events(events, now, hub).await;
+        let outcome = self.store_events(events, now).await;
         if writes {
-            self.inner.metrics.store_written(started.elapsed());
+            self.context.metrics.store_written(started.elapsed());
         }
         outcome
     }
@@ -228,9 +236,8 @@ impl Driver {
         &self,
         events: &[Event],
         now: Timestamp,
-        hub: &GameHub,
     ) -> Result<Option<RatedGame>, ServiceError> {
-        let store = &self.inner.store;
+        let store = &self.context.store;
         let id = self.state.id();
         let mut rated = None;
         for event in events {
@@ -241,11 +248,17 @@ impl Driver {
                     let clocked = self.state.mode().has_clock() && self.state.ending().is_none();
                     let turn_started = clocked.then_some(*at);
                     store
-                        .append_plies(id, ply_number(first.number - 1), &moves, *at, turn_started)
+                        .append_plies(
+                            id,
+                            convert::ply_number(first.number - 1),
+                            &moves,
+                            *at,
+                            turn_started,
+                        )
                         .await?;
                 }
                 Event::Undone { ply_count, .. } => {
-                    store.truncate_moves(id, ply_number(*ply_count)).await?;
+                    store.truncate_moves(id, convert::ply_number(*ply_count)).await?;
                 }
                 Event::Ended { ending, .. } => {
                     rated = store
@@ -259,18 +272,14 @@ impl Driver {
                         game_id,
                         setup,
                         start,
-                        &self.inner.timing,
+                        &self.context.timing,
                         room.as_ref(),
                         now,
                     );
                     store.create_game_with(&row, &[], now, room.is_some()).await?;
-                    if let Some(cluster) = &self.inner.cluster {
-                        // A new id is free: this claims it, so the rematch runs here too.
-                        cluster.claim(game_id).await.map_err(|_| ServiceError::Unavailable)?;
-                    }
                     let next =
-                        GameState::new(game_id.clone(), setup.clone(), self.inner.timing, now);
-                    hub.start(next);
+                        GameState::new(game_id.clone(), setup.clone(), self.context.timing, now);
+                    self.start_rematch(next).await?;
                 }
                 _ => {}
             }
@@ -278,11 +287,19 @@ impl Driver {
         Ok(rated)
     }
 
+    /// Has the registry start the rematch's game, and waits until it runs.
+    async fn start_rematch(&self, next: GameState) -> Result<(), ServiceError> {
+        let (started, answer) = oneshot::channel();
+        let follow_up = FollowUp::StartRematch { state: Box::new(next), started };
+        self.context.follow_ups.send(follow_up).map_err(|_| ServiceError::Unavailable)?;
+        answer.await.map_err(|_| ServiceError::Unavailable)?
+    }
+
     /// The game as the store has it, if it can be read back.
     async fn reload(&self, now: Timestamp) -> Option<GameState> {
-        let record = self.inner.store.load_game(self.state.id()).await.ok()?;
+        let record = self.context.store.load_game(self.state.id()).await.ok()?;
         let stored = convert::stored(&record).ok()?;
-        GameState::restore(stored, self.inner.timing, now).ok()
+        GameState::restore(stored, self.context.timing, now).ok()
     }
 
     /// Whether each side has someone connected; the computer always is.
@@ -332,7 +349,7 @@ impl Driver {
     fn start_search(&mut self, request: SearchRequest) {
         let cancel = Arc::new(AtomicBool::new(false));
         self.searches.insert(request.search_id, Arc::clone(&cancel));
-        let pool = self.inner.pool.clone();
+        let pool = self.context.pool.clone();
         let results = self.search_results.clone();
         tokio::spawn(async move {
             if let Some(mv) = pool.best_move(request.board, request.level, cancel).await {

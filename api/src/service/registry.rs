@@ -1,0 +1,310 @@
+//! The registry of running games: finds a game's task, starting it from the store if needed,
+//! and does for the tasks what they ask ([`FollowUp`]).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+
+use outflank_engine::Game;
+use tokio::sync::{broadcast, mpsc};
+
+use crate::domain::{GameId, GameStatus, RoomCode, Timestamp};
+use crate::live::{GameState, Setup, Timing};
+use crate::metrics::Metrics;
+use crate::storage::{DbError, Store};
+
+use super::ServiceError;
+use super::convert;
+use super::game_task::{FollowUp, GameTask, TaskContext};
+use super::handle::{GameHandle, Locate, Route, RouteFuture};
+use super::local_game::LocalGame;
+use super::router::{Owner, Router};
+use super::search::SearchPool;
+
+struct Inner {
+    games: Mutex<HashMap<GameId, LocalGame>>,
+    context: Arc<TaskContext>,
+}
+
+/// All games running in this process.
+#[derive(Clone)]
+pub struct GameHub {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for GameHub {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameHub")
+            .field("timing", &self.inner.context.timing)
+            .finish_non_exhaustive()
+    }
+}
+
+impl GameHub {
+    /// A hub whose games count themselves (and their moves, stores, errors) in `metrics`;
+    /// `router` says whether games are shared with other nodes. Must be called inside a Tokio
+    /// runtime: it starts the task that acts on the games' follow-ups.
+    pub fn new(
+        store: Store,
+        pool: SearchPool,
+        timing: Timing,
+        metrics: Metrics,
+        router: Router,
+    ) -> GameHub {
+        let (shutdown, _) = broadcast::channel(1);
+        let (follow_ups, requests) = mpsc::unbounded_channel();
+        let context = TaskContext {
+            store,
+            pool,
+            timing,
+            metrics,
+            router,
+            shutdown,
+            stopping: AtomicBool::new(false),
+            follow_ups,
+        };
+        let hub = GameHub {
+            inner: Arc::new(Inner { games: Mutex::default(), context: Arc::new(context) }),
+        };
+        tokio::spawn(follow_up_loop(Arc::downgrade(&hub.inner), requests));
+        hub
+    }
+
+    /// The time rules games are created with.
+    pub fn timing(&self) -> Timing {
+        self.inner.context.timing
+    }
+
+    /// Creates, stores and starts a game continuing `game` (normally a fresh one); with `room`,
+    /// it becomes that friend room's current game in the same write.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`] if the game could not be stored; nothing is started then.
+    pub async fn create(
+        &self,
+        setup: Setup,
+        game: Game,
+        room: Option<&RoomCode>,
+    ) -> Result<GameId, ServiceError> {
+        let id = GameId::generate();
+        self.create_with_id(id.clone(), setup, game, room).await?;
+        Ok(id)
+    }
+
+    /// Like [`GameHub::create`] with a given id. If a game with that id exists already (another
+    /// node created it for the same pairing), that game is the one: it is started here too.
+    ///
+    /// # Errors
+    /// [`ServiceError::Storage`] if the game could not be stored.
+    pub async fn create_with_id(
+        &self,
+        id: GameId,
+        setup: Setup,
+        game: Game,
+        room: Option<&RoomCode>,
+    ) -> Result<(), ServiceError> {
+        self.refuse_when_stopping()?;
+        let now = Timestamp::now();
+        let context = &self.inner.context;
+        let row = convert::new_game(&id, &setup, game.start(), &context.timing, room, now);
+        match context.store.create_game_with(&row, game.plies(), now, room.is_some()).await {
+            Ok(()) => {}
+            Err(DbError::Conflict) => {
+                self.handle(&id).await?;
+                return Ok(());
+            }
+            Err(error) => return Err(error.into()),
+        }
+        // A new id is free, so this claims it; the claim tells other nodes where it runs.
+        context.router.claim(&id).await?;
+        let state = GameState::from_game(id, setup, game, context.timing, now);
+        self.start(state);
+        Ok(())
+    }
+
+    /// The game `id`: its task here (started from the store if it is not running and no
+    /// other node runs it), or, in a cluster, a handle that reaches it on whichever node does.
+    ///
+    /// # Errors
+    /// [`ServiceError::NotFound`] for an unknown id, or a storage error.
+    pub async fn handle(&self, id: &GameId) -> Result<GameHandle, ServiceError> {
+        match self.route(id).await? {
+            Route::Local(game) => Ok(GameHandle::local(game)),
+            Route::Remote { .. } => Ok(GameHandle::cluster(Arc::new(self.clone()), id.clone())),
+        }
+    }
+
+    /// Where game `id` runs now, starting it here if nobody alive runs it.
+    pub(super) async fn route(&self, id: &GameId) -> Result<Route, ServiceError> {
+        self.refuse_when_stopping()?;
+        if let Some(handle) = self.running(id) {
+            return Ok(Route::Local(handle));
+        }
+        let context = &self.inner.context;
+        if let Owner::Node(owner) = context.router.claim(id).await? {
+            let cluster = context.router.cluster().ok_or(ServiceError::Unavailable)?;
+            return Ok(Route::Remote { cluster: cluster.clone(), owner });
+        }
+        let record = match context.store.load_game(id).await {
+            Err(DbError::NotFound) => {
+                context.router.release(id).await;
+                return Err(ServiceError::NotFound(id.clone()));
+            }
+            other => other?,
+        };
+        let stored = convert::stored(&record)?;
+        let state = GameState::restore(stored, context.timing, Timestamp::now())
+            .map_err(|error| convert::CorruptGame { id: id.clone(), reason: error.to_string() })?;
+        // Another request may have started it meanwhile: keep the first.
+        if let Some(handle) = self.running(id) {
+            return Ok(Route::Local(handle));
+        }
+        Ok(Route::Local(self.start(state)))
+    }
+
+    /// Keeps this node's leases on the games it runs; a game another node has taken over (this
+    /// node was thought dead) stops here, and its sockets follow it to the new owner.
+    pub fn spawn_lease_renewal(&self) {
+        let Some(cluster) = self.inner.context.router.cluster().cloned() else { return };
+        let hub = self.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(crate::cluster::RENEW_EVERY);
+            loop {
+                tokio::select! {
+                    _ = every.tick() => {}
+                    () = cluster.reconnected() => {}
+                }
+                let games: Vec<(GameId, LocalGame)> = {
+                    let games = lock(&hub.inner.games);
+                    games.iter().map(|(id, handle)| (id.clone(), handle.clone())).collect()
+                };
+                let ids: Vec<GameId> = games.iter().map(|(id, _)| id.clone()).collect();
+                let owners = match cluster.claim_all(&ids).await {
+                    Ok(owners) => owners,
+                    Err(error) => {
+                        tracing::warn!(%error, "cannot renew game leases");
+                        continue;
+                    }
+                };
+                for ((id, handle), owner) in games.into_iter().zip(owners) {
+                    if owner != cluster.node() {
+                        tracing::warn!(game = %id, %owner, "another node took this game over");
+                        handle.stop().await;
+                    }
+                }
+            }
+        });
+    }
+
+    /// Starts every live game with a clock, e.g. after a restart, so its clock runs again.
+    /// Games without a clock start when someone opens them. A game that cannot be rebuilt is
+    /// logged and skipped.
+    ///
+    /// # Errors
+    /// The store could not list the live games.
+    pub async fn restore_live_games(&self) -> Result<usize, ServiceError> {
+        let records = self.inner.context.store.live_games().await?;
+        let mut started = 0;
+        let clocked = |record: &&crate::storage::GameRecord| {
+            record.game.status == GameStatus::Live && record.game.mode.has_clock()
+        };
+        for record in records.iter().filter(clocked) {
+            match self.handle(&record.game.id).await {
+                Ok(_) => started += 1,
+                Err(error) => {
+                    tracing::error!(game = %record.game.id, %error, "cannot restore game")
+                }
+            }
+        }
+        Ok(started)
+    }
+
+    /// Tells every connected client that the server is going away, and stops every game task.
+    pub fn shutdown(&self) {
+        self.inner.context.stopping.store(true, Ordering::SeqCst);
+        let _ = self.inner.context.shutdown.send(());
+        self.inner.context.router.shutdown();
+    }
+
+    fn refuse_when_stopping(&self) -> Result<(), ServiceError> {
+        if self.inner.context.stopping.load(Ordering::SeqCst) {
+            Err(ServiceError::Unavailable)
+        } else {
+            Ok(())
+        }
+    }
+
+    pub(super) fn running(&self, id: &GameId) -> Option<LocalGame> {
+        let mut games = lock(&self.inner.games);
+        match games.get(id) {
+            Some(handle) if handle.is_running() => Some(handle.clone()),
+            Some(_) => {
+                games.remove(id);
+                None
+            }
+            None => None,
+        }
+    }
+
+    pub(super) fn start(&self, state: GameState) -> LocalGame {
+        let id = state.id().clone();
+        let mut games = lock(&self.inner.games);
+        if let Some(handle) = games.get(&id).filter(|handle| handle.is_running()) {
+            return handle.clone();
+        }
+        let (handle, task) = GameTask::new(state, Arc::clone(&self.inner.context));
+        games.insert(id, handle.clone());
+        tokio::spawn(task.run());
+        handle
+    }
+
+    fn remove_if_stopped(&self, id: &GameId) {
+        let mut games = lock(&self.inner.games);
+        if games.get(id).is_some_and(|handle| !handle.is_running()) {
+            games.remove(id);
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Locate for GameHub {
+    fn locate<'a>(&'a self, id: &'a GameId) -> RouteFuture<'a> {
+        Box::pin(self.route(id))
+    }
+}
+
+/// Acts on what the game tasks ask for, for as long as the registry exists.
+async fn follow_up_loop(registry: Weak<Inner>, mut requests: mpsc::UnboundedReceiver<FollowUp>) {
+    while let Some(follow_up) = requests.recv().await {
+        let Some(inner) = registry.upgrade() else { break };
+        let hub = GameHub { inner };
+        match follow_up {
+            FollowUp::StartRematch { state, started } => {
+                // Claimed and started off this loop, so a slow cluster delays only this rematch.
+                tokio::spawn(async move {
+                    let _ = started.send(hub.start_rematch(*state).await);
+                });
+            }
+            FollowUp::Stopped(id) => hub.remove_if_stopped(&id),
+        }
+    }
+}
+
+impl GameHub {
+    /// Claims a rematch's new game (its id is new, so the claim succeeds unless the cluster
+    /// cannot be reached) and starts it here.
+    async fn start_rematch(&self, state: GameState) -> Result<(), ServiceError> {
+        match self.inner.context.router.claim(state.id()).await? {
+            Owner::Here => {
+                self.start(state);
+                Ok(())
+            }
+            // Someone asked for the game before it existed and a node claimed it meanwhile: it
+            // is stored, so that node runs it.
+            Owner::Node(_) => Ok(()),
+        }
+    }
+}

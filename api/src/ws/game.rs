@@ -1,0 +1,224 @@
+//! `GET /api/games/{id}/ws`: the live connection to one game (docs/protocol.md).
+//!
+//! The socket forwards; the game judges. Each frame is parsed once into a [`ClientMsg`]; a
+//! player's action goes to the game with the sender's player id, and the game's refusal comes
+//! back as an `error`. Broadcasts reach every socket in version order, rendered here.
+
+use std::time::Instant;
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use actix_ws::CloseCode;
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::domain::{GameId, PlayerId, Timestamp};
+use crate::live::{Action, Broadcast, CatchUp, Seat};
+use crate::metrics::{ErrorKind, Metrics, SocketKind};
+use crate::routes::error::error_response;
+use crate::routes::session::current_session;
+use crate::service::{GameHandle, GameHub, Online, ServiceError, Subscription};
+
+use super::protocol::{ClientMsg, ServerMsg, codes};
+use super::socket::{self, Close, Conversation, Flow, Socket};
+
+/// A game's stream of broadcasts.
+type Events = tokio::sync::broadcast::Receiver<Broadcast>;
+
+pub fn configure(config: &mut web::ServiceConfig) {
+    config.route("/api/games/{id}/ws", web::get().to(connect));
+}
+
+async fn connect(
+    request: HttpRequest,
+    body: web::Payload,
+    path: web::Path<String>,
+    hub: web::Data<GameHub>,
+    online: web::Data<Online>,
+    metrics: web::Data<Metrics>,
+) -> Result<HttpResponse, actix_web::Error> {
+    let not_found =
+        || error_response(StatusCode::NOT_FOUND, codes::GAME_NOT_FOUND, "there is no such game");
+    let Ok(id) = path.parse::<GameId>() else {
+        return Ok(not_found());
+    };
+    let game = match hub.handle(&id).await {
+        Ok(game) => game,
+        Err(ServiceError::NotFound(_)) => return Ok(not_found()),
+        Err(error) => {
+            return Ok(error_response(StatusCode::SERVICE_UNAVAILABLE, codes::UNAVAILABLE, error));
+        }
+    };
+    // Spectators need no session; they get an id that plays no seat.
+    let player = current_session(&request, Timestamp::now())
+        .map_or_else(|_| PlayerId::generate(), |s| s.player);
+    let conversation = GameSocket {
+        id,
+        game,
+        player: player.clone(),
+        last_version: None,
+        joined: false,
+        present: false,
+        events: None,
+    };
+    socket::serve(&request, body, &player, SocketKind::Game, (&online, &metrics), conversation)
+}
+
+/// One client's conversation with one game.
+struct GameSocket {
+    id: GameId,
+    game: GameHandle,
+    player: PlayerId,
+    /// The newest version the client has, if known.
+    last_version: Option<u64>,
+    /// Whether the client has sent `join` and been caught up.
+    joined: bool,
+    /// Whether this connection counts towards its player's presence in the game.
+    present: bool,
+    /// The game's stream, once joined.
+    events: Option<Events>,
+}
+
+impl Conversation for GameSocket {
+    type Event = Result<Broadcast, RecvError>;
+
+    async fn next_event(&mut self) -> Self::Event {
+        match &mut self.events {
+            Some(events) => events.recv().await,
+            None => std::future::pending().await,
+        }
+    }
+
+    async fn on_text(&mut self, socket: &mut Socket, text: &str) -> Flow {
+        let msg = match ClientMsg::parse(text) {
+            Ok(msg) => msg,
+            Err(error) => return socket.refuse(error.code(), &error).await,
+        };
+        match msg {
+            ClientMsg::Join { game_id, since } => {
+                if game_id != self.id {
+                    let message = format!("this socket is for game {}", self.id);
+                    return socket.refuse(codes::WRONG_GAME, message).await;
+                }
+                self.join(socket, since).await
+            }
+            ClientMsg::Ping => socket.send(&ServerMsg::Pong).await,
+            ClientMsg::Act(_) if !self.joined => {
+                socket.refuse(codes::NOT_JOINED, "send a join message first").await
+            }
+            ClientMsg::Act(action) => self.act(socket, action).await,
+        }
+    }
+
+    async fn on_event(&mut self, socket: &mut Socket, event: Self::Event) -> Flow {
+        match event {
+            Ok(Broadcast::Shutdown) => {
+                let msg = ServerMsg::error(
+                    codes::SHUTTING_DOWN,
+                    "the server is restarting; reconnect in a moment",
+                );
+                let _ = socket.send(&msg).await;
+                Err(Close::With(CloseCode::Restart, "server restarting"))
+            }
+            Ok(broadcast) => match ServerMsg::from_broadcast(&broadcast) {
+                Some(msg) => self.forward(socket, &msg).await,
+                None => Ok(()),
+            },
+            Err(RecvError::Lagged(_) | RecvError::Closed) => {
+                // Fell behind, or the game's task stopped or moved to another node: subscribe
+                // again from where we are (counting this connection again wherever the game
+                // now runs).
+                self.present = false;
+                self.join(socket, self.last_version).await
+            }
+        }
+    }
+
+    async fn on_close(&mut self) {
+        if self.present {
+            self.game.presence(self.player.clone(), false).await;
+        }
+    }
+}
+
+impl GameSocket {
+    /// Subscribes from `since` and sends what the client missed; the stream continues from
+    /// there.
+    async fn join(&mut self, socket: &mut Socket, since: Option<u64>) -> Flow {
+        self.last_version = since;
+        if !self.present {
+            // Counted before subscribing, so the presence sent below includes this connection.
+            self.game.presence(self.player.clone(), true).await;
+            self.present = true;
+        }
+        let Subscription { seat, catch_up, presence, events } =
+            self.game.subscribe(self.player.clone(), since).await.map_err(|_| {
+                Close::With(CloseCode::Restart, "the game is restarting; reconnect")
+            })?;
+        self.events = Some(events);
+        self.catch_up(socket, seat, catch_up).await?;
+        let (black, white) = presence;
+        socket.send(&ServerMsg::Presence { black, white }).await
+    }
+
+    /// Sends what the client missed, so that the live stream continues without a gap.
+    async fn catch_up(&mut self, socket: &mut Socket, seat: Seat, catch_up: CatchUp) -> Flow {
+        self.joined = true;
+        match catch_up {
+            CatchUp::Snapshot(snapshot) => {
+                self.last_version = Some(snapshot.version);
+                socket.send(&ServerMsg::snapshot(&snapshot, seat)).await
+            }
+            CatchUp::Replay(events) => {
+                for event in events {
+                    if let Some(msg) = ServerMsg::from_event(&event) {
+                        self.last_version = event.version().or(self.last_version);
+                        socket.send(&msg).await?;
+                    }
+                }
+                Ok(())
+            }
+            CatchUp::UpToDate => Ok(()),
+        }
+    }
+
+    /// Forwards a player's action to the game; a refusal goes back to this client only.
+    async fn act(&mut self, socket: &mut Socket, action: Action) -> Flow {
+        let received = Instant::now();
+        let outcome = self.game.act(self.player.clone(), action).await;
+        if matches!(action, Action::Move { .. }) {
+            socket.metrics().move_acknowledged(received.elapsed());
+        }
+        match outcome {
+            Ok(()) => Ok(()),
+            Err(error) => {
+                let (code, msg) = refusal(&error);
+                socket.metrics().error(ErrorKind::CommandRefused, code);
+                socket.send(&msg).await
+            }
+        }
+    }
+
+    /// Passes on a game message, skipping one the client already has (a catch-up and the live
+    /// stream may overlap by a message).
+    async fn forward(&mut self, socket: &mut Socket, msg: &ServerMsg) -> Flow {
+        if let Some(version) = msg.version() {
+            if self.last_version.is_some_and(|seen| version <= seen) {
+                return Ok(());
+            }
+            self.last_version = Some(version);
+        }
+        socket.send(msg).await
+    }
+}
+
+/// The code and `error` message a refused action gets.
+fn refusal(error: &ServiceError) -> (&'static str, ServerMsg) {
+    let code = match error {
+        ServiceError::Command(error) => return (error.code(), ServerMsg::from(*error)),
+        ServiceError::NotFound(_) => codes::GAME_NOT_FOUND,
+        ServiceError::Storage(_) | ServiceError::Unavailable | ServiceError::Corrupt(_) => {
+            codes::UNAVAILABLE
+        }
+    };
+    (code, ServerMsg::error(code, error))
+}

@@ -1,0 +1,228 @@
+//! What every WebSocket of the server shares: the upgrade (with the per-player socket cap),
+//! the frame size limit, the message-rate limit, heartbeats, a send timeout, and the loop that
+//! reads frames and hands text to a [`Conversation`].
+
+use std::future::Future;
+use std::time::{Duration, Instant};
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use actix_ws::{CloseCode, CloseReason, Message, MessageStream, Session};
+use serde::Serialize;
+
+use crate::domain::PlayerId;
+use crate::metrics::{ErrorKind, Metrics, SocketGuard, SocketKind};
+use crate::routes::error::error_response;
+use crate::service::{MAX_SOCKETS_PER_PLAYER, Online, OnlineGuard};
+
+use super::protocol::{ErrorMsg, MAX_FRAME_BYTES, MAX_MESSAGES_PER_SECOND, codes};
+
+/// A ping goes out this often; a client silent for [`CLIENT_TIMEOUT`] is dropped.
+const HEARTBEAT: Duration = Duration::from_secs(15);
+const CLIENT_TIMEOUT: Duration = Duration::from_secs(45);
+/// A client that does not take a message within this time is dropped.
+const SEND_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Why a conversation ends.
+#[derive(Debug)]
+pub enum Close {
+    /// The client went away or the socket broke.
+    Gone,
+    /// We close it, telling the client why.
+    With(CloseCode, &'static str),
+}
+
+/// What a handler returns: go on, or close.
+pub type Flow = Result<(), Close>;
+
+/// One side of a socket's conversation: what it does with the client's text and with its own
+/// events (a game's broadcasts, the queue's tick). The loop in [`serve`] does the rest.
+pub trait Conversation {
+    /// What the conversation waits for besides the client.
+    type Event;
+
+    /// The next event; a future that never completes when there is nothing to wait for.
+    fn next_event(&mut self) -> impl Future<Output = Self::Event>;
+
+    /// Handles one text frame from the client.
+    fn on_text(&mut self, socket: &mut Socket, text: &str) -> impl Future<Output = Flow>;
+
+    /// Handles one event.
+    fn on_event(&mut self, socket: &mut Socket, event: Self::Event) -> impl Future<Output = Flow>;
+
+    /// Cleans up once the conversation is over, before the socket closes.
+    fn on_close(&mut self) -> impl Future<Output = ()>;
+}
+
+/// The server's end of one WebSocket.
+pub struct Socket {
+    session: Session,
+    metrics: Metrics,
+    /// When the client was last heard from.
+    last_heard: Instant,
+    /// The current one-second window and the messages received in it.
+    window: (Instant, u32),
+    /// Counts this socket as someone online.
+    _online: OnlineGuard,
+    /// Counts this socket as open in the metrics.
+    _open: SocketGuard,
+}
+
+impl std::fmt::Debug for Socket {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Socket").field("last_heard", &self.last_heard).finish_non_exhaustive()
+    }
+}
+
+impl Socket {
+    /// Sends one message; a client that stops reading for [`SEND_TIMEOUT`] counts as gone.
+    ///
+    /// # Errors
+    /// [`Close::Gone`] when the client is gone or does not read.
+    pub async fn send(&mut self, msg: &impl Serialize) -> Flow {
+        // Plain structs with text keys always serialize.
+        let text = serde_json::to_string(msg).unwrap_or_default();
+        self.send_text(text).await
+    }
+
+    /// Sends one frame of text already written.
+    ///
+    /// # Errors
+    /// [`Close::Gone`] when the client is gone or does not read.
+    pub async fn send_text(&mut self, text: String) -> Flow {
+        match tokio::time::timeout(SEND_TIMEOUT, self.session.text(text)).await {
+            Ok(Ok(())) => Ok(()),
+            _ => Err(Close::Gone),
+        }
+    }
+
+    /// Sends an `error` message and counts it as a protocol error in the metrics.
+    ///
+    /// # Errors
+    /// [`Close::Gone`] when the client is gone or does not read.
+    pub async fn refuse(&mut self, code: &'static str, message: impl std::fmt::Display) -> Flow {
+        self.metrics.error(ErrorKind::WsProtocol, code);
+        self.send(&ErrorMsg::new(code, message)).await
+    }
+
+    /// How long ago the client was last heard from.
+    pub fn silent_for(&self) -> Duration {
+        self.last_heard.elapsed()
+    }
+
+    /// The node's metrics.
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    /// Counts one message in its second; past the limit the client is told why and dropped.
+    async fn flood_check(&mut self) -> Flow {
+        if self.window.0.elapsed() >= Duration::from_secs(1) {
+            self.window = (Instant::now(), 0);
+        }
+        self.window.1 += 1;
+        if self.window.1 > MAX_MESSAGES_PER_SECOND {
+            let _ = self.refuse(codes::RATE_LIMITED, "too many messages; slow down").await;
+            return Err(Close::With(CloseCode::Policy, "too many messages"));
+        }
+        Ok(())
+    }
+
+    /// Handles a frame that is not text; `Some(text)` for text.
+    async fn read(&mut self, frame: Message) -> Result<Option<String>, Close> {
+        match frame {
+            Message::Text(text) => Ok(Some(text.to_string())),
+            Message::Binary(_) => {
+                self.refuse(codes::BAD_JSON, "send JSON text frames").await.map(|()| None)
+            }
+            Message::Ping(bytes) => {
+                self.session.pong(&bytes).await.map_err(|_| Close::Gone).map(|()| None)
+            }
+            Message::Close(_) => Err(Close::Gone),
+            _ => Ok(None),
+        }
+    }
+}
+
+/// Upgrades `request` to a WebSocket of `player` and runs `conversation` on it until either
+/// side ends it. A player already holding [`MAX_SOCKETS_PER_PLAYER`] sockets gets a `429`.
+///
+/// # Errors
+/// The request is not a valid WebSocket upgrade.
+pub fn serve<C: Conversation + 'static>(
+    request: &HttpRequest,
+    body: web::Payload,
+    player: &PlayerId,
+    kind: SocketKind,
+    context: (&Online, &Metrics),
+    conversation: C,
+) -> Result<HttpResponse, actix_web::Error> {
+    let (online, metrics) = context;
+    let Some(online) = online.try_enter(player) else {
+        return Ok(too_many_sockets());
+    };
+    let (response, session, stream) = actix_ws::handle(request, body)?;
+    let socket = Socket {
+        session,
+        metrics: metrics.clone(),
+        last_heard: Instant::now(),
+        window: (Instant::now(), 0),
+        _online: online,
+        _open: metrics.socket_opened(kind),
+    };
+    actix_web::rt::spawn(run(socket, stream.max_frame_size(MAX_FRAME_BYTES), conversation));
+    Ok(response)
+}
+
+/// Reads frames and events until one side ends the conversation.
+async fn run<C: Conversation>(mut socket: Socket, mut stream: MessageStream, mut conversation: C) {
+    let mut heartbeat = tokio::time::interval(HEARTBEAT);
+    let close = loop {
+        let flow = tokio::select! {
+            frame = stream.recv() => {
+                socket.last_heard = Instant::now();
+                match frame {
+                    Some(Ok(frame)) => match socket.flood_check().await {
+                        Ok(()) => match socket.read(frame).await {
+                            Ok(Some(text)) => conversation.on_text(&mut socket, &text).await,
+                            Ok(None) => Ok(()),
+                            Err(close) => Err(close),
+                        },
+                        Err(close) => Err(close),
+                    },
+                    Some(Err(actix_ws::ProtocolError::Overflow)) => {
+                        let message = format!("frames are limited to {MAX_FRAME_BYTES} bytes");
+                        let _ = socket.refuse(codes::TOO_LARGE, message).await;
+                        Err(Close::With(CloseCode::Size, "frame too large"))
+                    }
+                    Some(Err(_)) | None => Err(Close::Gone),
+                }
+            }
+            event = conversation.next_event() => conversation.on_event(&mut socket, event).await,
+            _ = heartbeat.tick() => {
+                if socket.silent_for() > CLIENT_TIMEOUT {
+                    Err(Close::With(CloseCode::Away, "no answer to pings"))
+                } else {
+                    socket.session.ping(b"").await.map_err(|_| Close::Gone)
+                }
+            }
+        };
+        if let Err(close) = flow {
+            break close;
+        }
+    };
+    conversation.on_close().await;
+    if let Close::With(code, description) = close {
+        let reason = CloseReason { code, description: Some(description.to_owned()) };
+        let _ = socket.session.close(Some(reason)).await;
+    }
+}
+
+/// The answer to a player over the socket cap.
+fn too_many_sockets() -> HttpResponse {
+    error_response(
+        StatusCode::TOO_MANY_REQUESTS,
+        codes::TOO_MANY_SOCKETS,
+        format!("you already have {MAX_SOCKETS_PER_PLAYER} connections open; close some tabs"),
+    )
+}
