@@ -18,14 +18,16 @@
 //! | `OUTFLANK_RATE_BURST` | `60`: API requests allowed at once before that rate applies |
 //! | `OUTFLANK_TRUSTED_PROXIES` | unset: the TCP peer is the client; else proxies (`10.0.0.0/8,::1`) whose `X-Forwarded-For` names it |
 
-use std::fmt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use thiserror::Error;
 
-use crate::routes::client_address::TrustedProxies;
-use crate::routes::rate_limit;
+pub use crate::http::PublicUrl;
+use crate::http::client_address::TrustedProxies;
+use crate::http::rate_limit;
+pub use crate::identity::oidc::{GOOGLE_ISSUER, OidcSettings};
+pub use crate::secret::Secret;
 
 /// Where the server listens unless `OUTFLANK_ADDR` says otherwise.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -33,70 +35,6 @@ pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 pub const DEFAULT_MOVE_TIME_MS: u64 = 30_000;
 /// How long a quick-game seeker waits for a person before getting the computer (SPEC: ~15 s).
 pub const DEFAULT_COMPUTER_AFTER_MS: u64 = 15_000;
-
-/// A value that must not appear in logs: `Debug` prints `[redacted]`.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn new(value: impl Into<String>) -> Secret {
-        Secret(value.into())
-    }
-
-    /// The secret itself, for the one place that needs it.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("[redacted]")
-    }
-}
-
-/// Google's OpenID issuer, the default identity provider.
-pub const GOOGLE_ISSUER: &str = "https://accounts.google.com";
-
-/// The OpenID Connect client: which provider, and this site's credentials with it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OidcSettings {
-    /// The issuer; its discovery document is at `<issuer>/.well-known/openid-configuration`.
-    pub issuer: String,
-    pub client_id: String,
-    pub client_secret: Secret,
-}
-
-/// The public address of the site, e.g. `https://outflank.example`: used in links and as the
-/// only origin allowed to change state.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PublicUrl {
-    /// Scheme, host and port, without a trailing slash: what browsers send as `Origin`.
-    origin: String,
-}
-
-impl PublicUrl {
-    /// Parses an `http://` or `https://` URL; a path after the host is not allowed.
-    pub fn parse(text: &str) -> Option<PublicUrl> {
-        let text = text.trim().trim_end_matches('/');
-        let rest = text.strip_prefix("https://").or_else(|| text.strip_prefix("http://"))?;
-        let valid = !rest.is_empty()
-            && rest
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'));
-        valid.then(|| PublicUrl { origin: text.to_ascii_lowercase() })
-    }
-
-    /// The origin, e.g. `https://outflank.example`.
-    pub fn origin(&self) -> &str {
-        &self.origin
-    }
-
-    /// Whether cookies must be marked `Secure`.
-    pub fn is_https(&self) -> bool {
-        self.origin.starts_with("https://")
-    }
-}
 
 /// The server's settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -181,7 +119,7 @@ impl Settings {
         let redis_url = match lookup("REDIS_URL") {
             None => None,
             Some(value) if value.starts_with("redis://") || value.starts_with("rediss://") => {
-                Some(Secret(value))
+                Some(Secret::new(value))
             }
             Some(value) => return Err(invalid("REDIS_URL", value, "redis:// URL")),
         };
@@ -205,7 +143,7 @@ impl Settings {
 
         let session_secret = match lookup("OUTFLANK_SESSION_SECRET") {
             None => None,
-            Some(value) if value.len() >= 32 => Some(Secret(value)),
+            Some(value) if value.len() >= 32 => Some(Secret::new(value)),
             Some(_) => {
                 return Err(invalid(
                     "OUTFLANK_SESSION_SECRET",
@@ -255,7 +193,7 @@ impl Settings {
                 (Some(client_id), Some(secret)) => Some(OidcSettings {
                     issuer: issuer.trim_end_matches('/').to_owned(),
                     client_id,
-                    client_secret: Secret(secret),
+                    client_secret: Secret::new(secret),
                 }),
                 (None, Some(_)) => {
                     return Err(invalid(
@@ -299,7 +237,7 @@ impl Settings {
         Ok(Settings {
             address,
             public_url,
-            database_url: Secret(database_url),
+            database_url: Secret::new(database_url),
             redis_url,
             redis_prefix,
             session_secret,

@@ -9,13 +9,13 @@ use thiserror::Error;
 
 use crate::cluster::Cluster;
 use crate::configuration::Settings;
+use crate::http::origin::{AllowedOrigins, check_origin};
+use crate::http::rate_limit::RateLimits;
+use crate::identity::session::{BadSecret, SessionKeys};
 use crate::live::Timing;
 use crate::metrics::Metrics;
 use crate::routes;
-use crate::routes::origin::{AllowedOrigins, check_origin};
-use crate::routes::rate_limit::RateLimits;
 use crate::service::{GameHub, Matchmaking, Online, Router, SearchPool};
-use crate::session::{BadSecret, SessionKeys};
 use crate::storage::{DbError, Store};
 use outflank_matchmaker::{AnyQueue, QueueError};
 
@@ -32,7 +32,7 @@ pub enum StartupError {
     #[error(transparent)]
     Secret(#[from] BadSecret),
     #[error("cannot set up sign-in: {0}")]
-    SignIn(#[from] crate::oidc::OidcError),
+    SignIn(#[from] crate::identity::oidc::OidcError),
     #[error("cannot join the other nodes through Redis: {0}")]
     Cluster(#[from] crate::cluster::ClusterError),
     #[error("cannot reach the matchmaking queue: {0}")]
@@ -99,7 +99,7 @@ impl Application {
         let public_url = web::Data::new(settings.public_url.clone());
         let timing = Timing { move_time_ms: settings.move_time_ms_i64(), ..Timing::default() };
         let sign_in = web::Data::new(routes::auth::SignIn(
-            settings.oidc.clone().map(crate::oidc::Oidc::new).transpose()?,
+            settings.oidc.clone().map(crate::identity::oidc::Oidc::new).transpose()?,
         ));
         let metrics = Metrics::new();
         let pool = SearchPool::for_this_machine(metrics.clone());
@@ -163,11 +163,11 @@ impl Application {
                 .app_data(keys.clone())
                 .app_data(sign_in.clone())
                 .app_data(origins.clone())
-                .app_data(routes::error::json_config())
+                .app_data(crate::http::error::json_config())
                 .wrap(middleware::from_fn(check_origin))
-                .wrap(middleware::from_fn(routes::rate_limit::limit_rate))
-                .wrap(middleware::from_fn(routes::security_headers::add_security_headers))
-                .wrap(middleware::from_fn(routes::tracing_span::request_span))
+                .wrap(middleware::from_fn(crate::http::rate_limit::limit_rate))
+                .wrap(middleware::from_fn(crate::http::security_headers::add_security_headers))
+                .wrap(middleware::from_fn(crate::http::tracing_span::request_span))
                 .configure(crate::ws::configure)
                 .configure(routes::configure)
         })

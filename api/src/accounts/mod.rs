@@ -1,4 +1,5 @@
-//! Accounts: public names and Elo ratings. Sign-in itself lives in [`crate::oidc`].
+//! Accounts: public names and Elo ratings, as plain rules beneath every layer that uses them.
+//! Sign-in itself is the `identity` module's; accounts are stored by `storage`.
 
 pub mod name;
 pub mod rating;

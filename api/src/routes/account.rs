@@ -1,17 +1,17 @@
 //! The signed-in player's account: `POST /api/account/name` chooses the public name (once),
 //! `DELETE /api/account` deletes the account (its games stay, showing a deleted player).
 
+use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::web::{self, ServiceConfig};
-use actix_web::{HttpResponse, ResponseError};
 use serde::Deserialize;
 use serde_json::json;
 use thiserror::Error;
 
 use crate::accounts::{PublicName, PublicNameError};
 use crate::domain::{Nickname, Timestamp};
-use crate::routes::error::error_response;
-use crate::session::{Session, SessionKeys};
+use crate::http::error::{ApiError, api_error};
+use crate::identity::session::{Session, SessionKeys};
 use crate::storage::{DbError, NameError, Store};
 
 pub fn configure(config: &mut ServiceConfig) {
@@ -44,30 +44,26 @@ impl From<DbError> for AccountError {
     }
 }
 
-impl ResponseError for AccountError {
-    fn status_code(&self) -> StatusCode {
+impl ApiError for AccountError {
+    fn status_and_code(&self) -> (StatusCode, &'static str) {
         match self {
-            AccountError::NotSignedIn => StatusCode::UNAUTHORIZED,
-            AccountError::BadName(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            AccountError::Taken | AccountError::AlreadyNamed => StatusCode::CONFLICT,
-            AccountError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AccountError::NotSignedIn => (StatusCode::UNAUTHORIZED, "not_signed_in"),
+            AccountError::BadName(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_name"),
+            AccountError::Taken => (StatusCode::CONFLICT, "name_taken"),
+            AccountError::AlreadyNamed => (StatusCode::CONFLICT, "already_named"),
+            AccountError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
         }
     }
 
-    fn error_response(&self) -> HttpResponse {
-        let code = match self {
-            AccountError::NotSignedIn => "not_signed_in",
-            AccountError::BadName(_) => "bad_name",
-            AccountError::Taken => "name_taken",
-            AccountError::AlreadyNamed => "already_named",
-            AccountError::Unavailable(error) => {
-                tracing::error!(%error, "an account change failed");
-                "unavailable"
-            }
-        };
-        error_response(self.status_code(), code, self)
+    fn detail(&self) -> Option<&str> {
+        match self {
+            AccountError::Unavailable(detail) => Some(detail),
+            _ => None,
+        }
     }
 }
+
+api_error!(AccountError);
 
 #[derive(Debug, Deserialize)]
 struct ChooseName {

@@ -10,10 +10,10 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::domain::{Nickname, Timestamp};
-use crate::oidc::{Login, Oidc, login};
-use crate::routes::origin::AllowedOrigins;
-use crate::routes::session::current_session;
-use crate::session::{Session, SessionKeys};
+use crate::http::origin::AllowedOrigins;
+use crate::http::session::current_session;
+use crate::identity::oidc::{Login, Oidc, login};
+use crate::identity::session::{Session, SessionKeys};
 use crate::storage::Store;
 
 /// Where the provider sends the browser back to.
@@ -46,7 +46,7 @@ async fn begin(
     sign_in: web::Data<SignIn>,
     keys: web::Data<SessionKeys>,
     origins: web::Data<AllowedOrigins>,
-    public_url: web::Data<Option<crate::configuration::PublicUrl>>,
+    public_url: web::Data<Option<crate::http::PublicUrl>>,
 ) -> HttpResponse {
     let Some(oidc) = &sign_in.0 else { return failed("unavailable") };
     let Some(redirect_uri) = redirect_uri(&request, public_url.as_ref().as_ref(), &origins) else {
@@ -138,7 +138,7 @@ async fn callback(
 /// browser used (a provider only accepts addresses registered with it).
 fn redirect_uri(
     request: &HttpRequest,
-    public_url: Option<&crate::configuration::PublicUrl>,
+    public_url: Option<&crate::http::PublicUrl>,
     origins: &AllowedOrigins,
 ) -> Option<String> {
     if let Some(public) = public_url {

@@ -1,9 +1,9 @@
 //! Games over HTTP: start one (computer, same device), read it, its text record, and import.
 
+use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::http::header::{ContentDisposition, DispositionParam, DispositionType};
 use actix_web::web::{self, ServiceConfig};
-use actix_web::{HttpResponse, ResponseError};
 use outflank_engine::ai::Level;
 use outflank_engine::record::Record;
 use outflank_engine::{Color, Game, ParseRecordError};
@@ -12,11 +12,11 @@ use serde_json::json;
 use thiserror::Error;
 
 use crate::domain::GameId;
+use crate::http::error::{ApiError, api_error};
+use crate::identity::session::Session;
 use crate::live::{Human, Setup};
-use crate::routes::error::error_response;
 use crate::routes::players::rated_game_json;
 use crate::service::{GameHub, ServiceError};
-use crate::session::Session;
 use crate::storage::{DbError, GameRecord, Store};
 use crate::ws::protocol::board_text;
 
@@ -65,34 +65,27 @@ impl From<DbError> for GameRouteError {
     }
 }
 
-impl ResponseError for GameRouteError {
-    fn status_code(&self) -> StatusCode {
+impl ApiError for GameRouteError {
+    fn status_and_code(&self) -> (StatusCode, &'static str) {
         match self {
-            GameRouteError::NotFound => StatusCode::NOT_FOUND,
-            GameRouteError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            GameRouteError::Record(_) | GameRouteError::ImportedGameOver => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
-            GameRouteError::NotStandard => StatusCode::CONFLICT,
-            GameRouteError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            GameRouteError::NotFound => (StatusCode::NOT_FOUND, "game_not_found"),
+            GameRouteError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            GameRouteError::Record(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_record"),
+            GameRouteError::ImportedGameOver => (StatusCode::UNPROCESSABLE_ENTITY, "game_over"),
+            GameRouteError::NotStandard => (StatusCode::CONFLICT, "not_standard"),
+            GameRouteError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
         }
     }
 
-    fn error_response(&self) -> HttpResponse {
-        let code = match self {
-            GameRouteError::NotFound => "game_not_found",
-            GameRouteError::BadRequest(_) => "bad_request",
-            GameRouteError::Record(_) => "bad_record",
-            GameRouteError::NotStandard => "not_standard",
-            GameRouteError::ImportedGameOver => "game_over",
-            GameRouteError::Unavailable(error) => {
-                tracing::error!(%error, "game route failed");
-                "unavailable"
-            }
-        };
-        error_response(self.status_code(), code, self)
+    fn detail(&self) -> Option<&str> {
+        match self {
+            GameRouteError::Unavailable(detail) => Some(detail),
+            _ => None,
+        }
     }
 }
+
+api_error!(GameRouteError);
 
 /// The body of `POST /api/games`.
 #[derive(Debug, Deserialize)]

@@ -1,21 +1,16 @@
-//! HTTP routes, one module per resource.
+//! HTTP routes, one module per resource. What every request goes through is in
+//! [`crate::http`]; the WebSockets are in [`crate::ws`].
 
 mod account;
 pub mod auth;
-pub mod client_address;
-pub mod error;
 mod games;
 mod health;
 mod metrics;
-pub mod origin;
 mod pages;
 mod players;
-pub mod rate_limit;
 pub mod rooms;
-pub mod security_headers;
 pub mod session;
 mod stats;
-pub mod tracing_span;
 
 use actix_web::web::ServiceConfig;
 

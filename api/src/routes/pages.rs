@@ -17,7 +17,7 @@ use actix_web::web::{self, ServiceConfig};
 use actix_web::{HttpRequest, HttpResponse};
 use rust_embed::Embed;
 
-use crate::routes::error::error_response;
+use crate::http::error::error_response;
 
 /// The files of `web/`.
 #[derive(Embed)]

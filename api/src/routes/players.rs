@@ -1,9 +1,9 @@
 //! Ratings in public: `GET /api/leaderboard?page=N` (the top 100, 25 a page) and
 //! `GET /api/players/{name}` (a profile: rating, rank, results, rating history, recent games).
 
+use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::web::{self, ServiceConfig};
-use actix_web::{HttpResponse, ResponseError};
 use outflank_engine::Color;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -13,8 +13,8 @@ use crate::accounts::PublicName;
 use crate::accounts::rating::{RatedGame, RatingChange};
 use crate::accounts::rating::{is_provisional, shown};
 use crate::domain::{GameStatus, Winner};
+use crate::http::error::{ApiError, api_error};
 use crate::live::winner_of;
-use crate::routes::error::error_response;
 use crate::storage::{AccountRow, DbError, Store};
 use crate::ws::protocol::RatingSide;
 
@@ -51,27 +51,24 @@ impl From<DbError> for PlayerRouteError {
     }
 }
 
-impl ResponseError for PlayerRouteError {
-    fn status_code(&self) -> StatusCode {
+impl ApiError for PlayerRouteError {
+    fn status_and_code(&self) -> (StatusCode, &'static str) {
         match self {
-            PlayerRouteError::NotFound => StatusCode::NOT_FOUND,
-            PlayerRouteError::BadPage => StatusCode::BAD_REQUEST,
-            PlayerRouteError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            PlayerRouteError::NotFound => (StatusCode::NOT_FOUND, "not_found"),
+            PlayerRouteError::BadPage => (StatusCode::BAD_REQUEST, "bad_request"),
+            PlayerRouteError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
         }
     }
 
-    fn error_response(&self) -> HttpResponse {
-        let code = match self {
-            PlayerRouteError::NotFound => "not_found",
-            PlayerRouteError::BadPage => "bad_request",
-            PlayerRouteError::Unavailable(error) => {
-                tracing::error!(%error, "player route failed");
-                "unavailable"
-            }
-        };
-        error_response(self.status_code(), code, self)
+    fn detail(&self) -> Option<&str> {
+        match self {
+            PlayerRouteError::Unavailable(detail) => Some(detail),
+            _ => None,
+        }
     }
 }
+
+api_error!(PlayerRouteError);
 
 #[derive(Debug, Deserialize)]
 struct PageQuery {

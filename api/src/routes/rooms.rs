@@ -1,19 +1,19 @@
 //! Friend rooms: `POST /api/rooms` makes an invitation link valid for 24 hours; the friend
 //! joins it and the game starts with random colours. Rematches in the room swap colours.
 
+use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::web::{self, ServiceConfig};
-use actix_web::{HttpResponse, ResponseError};
 use outflank_engine::Game;
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::configuration::PublicUrl;
 use crate::domain::{Nickname, RoomCode, Timestamp};
+use crate::http::PublicUrl;
+use crate::http::error::{ApiError, api_error};
+use crate::identity::session::Session;
 use crate::live::{Human, Setup};
-use crate::routes::error::error_response;
 use crate::service::GameHub;
-use crate::session::Session;
 use crate::storage::{DbError, NewRoom, RoomMember, RoomRow, Store};
 
 /// Serialises joins on this node, so a double-submitted join starts one game, not two.
@@ -55,30 +55,26 @@ impl From<DbError> for RoomRouteError {
     }
 }
 
-impl ResponseError for RoomRouteError {
-    fn status_code(&self) -> StatusCode {
+impl ApiError for RoomRouteError {
+    fn status_and_code(&self) -> (StatusCode, &'static str) {
         match self {
-            RoomRouteError::NotFound => StatusCode::NOT_FOUND,
-            RoomRouteError::Expired => StatusCode::GONE,
-            RoomRouteError::Taken | RoomRouteError::OwnRoom => StatusCode::CONFLICT,
-            RoomRouteError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            RoomRouteError::NotFound => (StatusCode::NOT_FOUND, "room_not_found"),
+            RoomRouteError::Expired => (StatusCode::GONE, "room_expired"),
+            RoomRouteError::Taken => (StatusCode::CONFLICT, "room_taken"),
+            RoomRouteError::OwnRoom => (StatusCode::CONFLICT, "own_room"),
+            RoomRouteError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
         }
     }
 
-    fn error_response(&self) -> HttpResponse {
-        let code = match self {
-            RoomRouteError::NotFound => "room_not_found",
-            RoomRouteError::Expired => "room_expired",
-            RoomRouteError::Taken => "room_taken",
-            RoomRouteError::OwnRoom => "own_room",
-            RoomRouteError::Unavailable(error) => {
-                tracing::error!(%error, "room route failed");
-                "unavailable"
-            }
-        };
-        error_response(self.status_code(), code, self)
+    fn detail(&self) -> Option<&str> {
+        match self {
+            RoomRouteError::Unavailable(detail) => Some(detail),
+            _ => None,
+        }
     }
 }
+
+api_error!(RoomRouteError);
 
 /// A room as the API shows it.
 #[derive(Debug, Serialize)]

@@ -1,17 +1,16 @@
 //! Guest sessions: `POST /api/session {nickname}`, `GET /api/me`, `DELETE /api/session`.
 
-use std::future::{Ready, ready};
-
 use actix_web::http::StatusCode;
 use actix_web::web::{self, ServiceConfig};
-use actix_web::{FromRequest, HttpRequest, HttpResponse, ResponseError};
+use actix_web::{HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::accounts::rating::{is_provisional, shown};
 use crate::domain::{Nickname, NicknameError, PlayerId, Timestamp};
-use crate::routes::error::error_response;
-use crate::session::{COOKIE_NAME, Session, SessionError, SessionKeys};
+use crate::http::error::{ApiError, api_error};
+use crate::http::session::current_session;
+use crate::identity::session::{Session, SessionKeys};
 use crate::storage::{DbError, Store};
 
 pub fn configure(config: &mut ServiceConfig) {
@@ -26,40 +25,30 @@ pub fn configure(config: &mut ServiceConfig) {
 pub enum SessionRouteError {
     #[error(transparent)]
     Nickname(#[from] NicknameError),
-    #[error("you are not signed in: choose a nickname first")]
-    NoSession,
-    #[error("your session has expired: choose a nickname again")]
-    Expired,
     #[error("you are signed in: you play under your account's public name")]
     SignedIn,
     #[error("the server could not save your session; please try again")]
     Unavailable(String),
 }
 
-impl ResponseError for SessionRouteError {
-    fn status_code(&self) -> StatusCode {
+impl ApiError for SessionRouteError {
+    fn status_and_code(&self) -> (StatusCode, &'static str) {
         match self {
-            SessionRouteError::Nickname(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            SessionRouteError::NoSession | SessionRouteError::Expired => StatusCode::UNAUTHORIZED,
-            SessionRouteError::SignedIn => StatusCode::CONFLICT,
-            SessionRouteError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            SessionRouteError::Nickname(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_nickname"),
+            SessionRouteError::SignedIn => (StatusCode::CONFLICT, "signed_in"),
+            SessionRouteError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
         }
     }
 
-    fn error_response(&self) -> HttpResponse {
-        let code = match self {
-            SessionRouteError::Nickname(_) => "bad_nickname",
-            SessionRouteError::NoSession => "no_session",
-            SessionRouteError::Expired => "session_expired",
-            SessionRouteError::SignedIn => "signed_in",
-            SessionRouteError::Unavailable(error) => {
-                tracing::error!(%error, "storing a session failed");
-                "unavailable"
-            }
-        };
-        error_response(self.status_code(), code, self)
+    fn detail(&self) -> Option<&str> {
+        match self {
+            SessionRouteError::Unavailable(detail) => Some(detail),
+            _ => None,
+        }
     }
 }
+
+api_error!(SessionRouteError);
 
 /// The body of `POST /api/session`.
 #[derive(Debug, Deserialize)]
@@ -136,27 +125,4 @@ async fn me(session: Session, store: web::Data<Store>) -> Result<HttpResponse, S
 
 async fn remove(keys: web::Data<SessionKeys>) -> HttpResponse {
     HttpResponse::NoContent().cookie(keys.removal_cookie()).finish()
-}
-
-/// The session of `request`'s cookie, verified.
-pub fn current_session(
-    request: &HttpRequest,
-    now: Timestamp,
-) -> Result<Session, SessionRouteError> {
-    let keys = request.app_data::<web::Data<SessionKeys>>().ok_or(SessionRouteError::NoSession)?;
-    let cookie = request.cookie(COOKIE_NAME).ok_or(SessionRouteError::NoSession)?;
-    keys.verify(cookie.value(), now).map_err(|error| match error {
-        SessionError::Expired => SessionRouteError::Expired,
-        SessionError::Invalid => SessionRouteError::NoSession,
-    })
-}
-
-/// A handler argument of type `Session` requires a valid session (401 otherwise).
-impl FromRequest for Session {
-    type Error = SessionRouteError;
-    type Future = Ready<Result<Session, SessionRouteError>>;
-
-    fn from_request(request: &HttpRequest, _payload: &mut actix_web::dev::Payload) -> Self::Future {
-        ready(current_session(request, Timestamp::now()))
-    }
 }

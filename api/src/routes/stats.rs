@@ -4,7 +4,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use serde_json::json;
 
-use crate::routes::error::error_response;
+use crate::http::error::error_response;
 use crate::service::{Matchmaking, Online};
 use crate::storage::Store;
 

@@ -12,10 +12,10 @@ use actix_ws::CloseCode;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::domain::{GameId, PlayerId, Timestamp};
+use crate::http::error::error_response;
+use crate::http::session::current_session;
 use crate::live::{Action, Broadcast, CatchUp, Seat};
 use crate::metrics::{ErrorKind, Metrics, SocketKind};
-use crate::routes::error::error_response;
-use crate::routes::session::current_session;
 use crate::service::{GameHandle, GameHub, Online, ServiceError, Subscription};
 
 use super::protocol::{ClientMsg, ServerMsg, codes};

@@ -166,11 +166,12 @@ impl ClientMsg {
     /// unknown `type`, a bad square or game id, or missing or mistyped fields.
     ///
     /// ```
+    /// use outflank_api::live::Action;
     /// use outflank_api::ws::protocol::ClientMsg;
     /// use outflank_engine::Square;
     ///
     /// let msg = ClientMsg::parse(r#"{"type":"move","square":"d3"}"#).unwrap();
-    /// assert_eq!(msg, ClientMsg::Move { square: Square::D3 });
+    /// assert_eq!(msg, ClientMsg::Act(Action::Move { square: Square::D3 }));
     /// ```
     pub fn parse(frame: &str) -> Result<ClientMsg, ProtocolError> {
         if frame.len() > MAX_FRAME_BYTES {

@@ -10,10 +10,10 @@ use actix_ws::CloseCode;
 use outflank_matchmaker::{Decision, QueueKind};
 
 use crate::domain::Timestamp;
+use crate::http::error::error_response;
+use crate::http::session::current_session;
 use crate::live::Human;
 use crate::metrics::{ErrorKind, Metrics, SocketKind};
-use crate::routes::error::error_response;
-use crate::routes::session::current_session;
 use crate::service::{Matchmaking, Online, SeekRefusal};
 
 use super::protocol::{OpponentMsg, QueueMsg, SeekerMsg, codes};

@@ -11,8 +11,8 @@ use actix_ws::{CloseCode, CloseReason, Message, MessageStream, Session};
 use serde::Serialize;
 
 use crate::domain::PlayerId;
+use crate::http::error::error_response;
 use crate::metrics::{ErrorKind, Metrics, SocketGuard, SocketKind};
-use crate::routes::error::error_response;
 use crate::service::{MAX_SOCKETS_PER_PLAYER, Online, OnlineGuard};
 
 use super::protocol::{ErrorMsg, MAX_FRAME_BYTES, MAX_MESSAGES_PER_SECOND, codes};

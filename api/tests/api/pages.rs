@@ -73,7 +73,7 @@ async fn pages_carry_a_strict_content_security_policy_and_no_framing() {
         let headers = response.headers();
         assert_eq!(
             headers["content-security-policy"],
-            outflank_api::routes::security_headers::CONTENT_SECURITY_POLICY,
+            outflank_api::http::security_headers::CONTENT_SECURITY_POLICY,
             "{path}"
         );
         assert_eq!(headers["x-content-type-options"], "nosniff", "{path}");

@@ -5,7 +5,7 @@ use actix_web::cookie::{Cookie, SameSite, time};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::Timestamp;
-use crate::session::SessionKeys;
+use crate::identity::session::SessionKeys;
 
 /// Name of the cookie.
 pub const COOKIE_NAME: &str = "outflank_login";

@@ -25,10 +25,22 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use tokio::sync::Mutex;
 
-use crate::configuration::OidcSettings;
+use crate::secret::Secret;
 pub use discovery::Metadata;
 use keys::KeyCache;
 pub use login::Login;
+
+/// Google's OpenID issuer, the default identity provider.
+pub const GOOGLE_ISSUER: &str = "https://accounts.google.com";
+
+/// The OpenID Connect client: which provider, and this site's credentials with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OidcSettings {
+    /// The issuer; its discovery document is at `<issuer>/.well-known/openid-configuration`.
+    pub issuer: String,
+    pub client_id: String,
+    pub client_secret: Secret,
+}
 
 /// How long a call to the provider may take.
 const HTTP_TIMEOUT: Duration = Duration::from_secs(10);

@@ -11,8 +11,8 @@ use actix_web::http::{Method, StatusCode, header};
 use actix_web::middleware::Next;
 use actix_web::web;
 
-use crate::configuration::PublicUrl;
-use crate::routes::error::error_response;
+use crate::http::PublicUrl;
+use crate::http::error::error_response;
 
 /// The origins allowed to change state.
 #[derive(Clone, Debug)]

@@ -15,9 +15,9 @@ use actix_web::web;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use crate::routes::client_address::TrustedProxies;
-use crate::routes::error::error_response;
-use crate::session::COOKIE_NAME;
+use crate::http::client_address::TrustedProxies;
+use crate::http::error::error_response;
+use crate::identity::session::COOKIE_NAME;
 
 /// Requests per second allowed per client address and per session, after the burst.
 pub const DEFAULT_PER_SECOND: u32 = 20;

@@ -1,0 +1,56 @@
+//! The session of a request, read from its signed cookie: a handler argument of type
+//! [`Session`] requires one (`401` otherwise), and [`current_session`] reads it where it is
+//! optional.
+
+use std::future::{Ready, ready};
+
+use actix_web::http::StatusCode;
+use actix_web::{FromRequest, HttpRequest, web};
+use thiserror::Error;
+
+use crate::domain::Timestamp;
+use crate::http::error::{ApiError, api_error};
+use crate::identity::session::{COOKIE_NAME, Session, SessionError, SessionKeys};
+
+/// Why a request has no session.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum SessionRejection {
+    #[error("you are not signed in: choose a nickname first")]
+    NoSession,
+    #[error("your session has expired: choose a nickname again")]
+    Expired,
+}
+
+impl ApiError for SessionRejection {
+    fn status_and_code(&self) -> (StatusCode, &'static str) {
+        match self {
+            SessionRejection::NoSession => (StatusCode::UNAUTHORIZED, "no_session"),
+            SessionRejection::Expired => (StatusCode::UNAUTHORIZED, "session_expired"),
+        }
+    }
+}
+
+api_error!(SessionRejection);
+
+/// The session of `request`'s cookie, verified at `now`.
+///
+/// # Errors
+/// [`SessionRejection`] when the request carries no valid session.
+pub fn current_session(request: &HttpRequest, now: Timestamp) -> Result<Session, SessionRejection> {
+    let keys = request.app_data::<web::Data<SessionKeys>>().ok_or(SessionRejection::NoSession)?;
+    let cookie = request.cookie(COOKIE_NAME).ok_or(SessionRejection::NoSession)?;
+    keys.verify(cookie.value(), now).map_err(|error| match error {
+        SessionError::Expired => SessionRejection::Expired,
+        SessionError::Invalid => SessionRejection::NoSession,
+    })
+}
+
+/// A handler argument of type `Session` requires a valid session (`401` otherwise).
+impl FromRequest for Session {
+    type Error = SessionRejection;
+    type Future = Ready<Result<Session, SessionRejection>>;
+
+    fn from_request(request: &HttpRequest, _payload: &mut actix_web::dev::Payload) -> Self::Future {
+        ready(current_session(request, Timestamp::now()))
+    }
+}
