@@ -8,10 +8,10 @@ mod storage_support;
 use std::collections::HashMap;
 
 use outflank_api::accounts::PublicName;
-use outflank_api::accounts::rating::{RatingChange, Score, Standing, rate};
+use outflank_api::accounts::rating::{RatedPlayers, RatingChange, Score, Standing, rate};
 use outflank_api::domain::{EndReason, GameId, GameStatus, Mode, PlayerId, Timestamp, Winner};
 use outflank_api::storage::{
-    AccountRow, DELETED_PLAYER, DbError, FinishedGame, NameError, NewGame, Seat, Store,
+    AccountRow, DELETED_PLAYER, DbError, FinishedGame, NameError, NewGame, SeatRow, Store,
 };
 use outflank_engine::{Board, Color};
 use storage_support::Db;
@@ -53,7 +53,7 @@ async fn game(
     black: Option<&PlayerId>,
     white: Option<&PlayerId>,
 ) -> GameId {
-    let seat = |id: Option<&PlayerId>| Seat { id: id.cloned(), name: "Someone".into() };
+    let seat = |id: Option<&PlayerId>| SeatRow { id: id.cloned(), name: "Someone".into() };
     let game = NewGame {
         id: GameId::generate(),
         mode,
@@ -75,6 +75,7 @@ async fn ranked(store: &Store, black: &PlayerId, white: &PlayerId) -> GameId {
     game(store, Mode::Ranked, true, Some(black), Some(white)).await
 }
 
+/// A result that moves no rating.
 fn result(winner: Winner) -> FinishedGame {
     FinishedGame {
         status: GameStatus::Finished,
@@ -83,7 +84,14 @@ fn result(winner: Winner) -> FinishedGame {
         black_discs: 30,
         white_discs: 30,
         finished_at: T0.plus(60_000),
+        rated: None,
     }
+}
+
+/// A result rated between `black` and `white`.
+fn rated(winner: Winner, black: &PlayerId, white: &PlayerId) -> FinishedGame {
+    let players = RatedPlayers { black: black.clone(), white: white.clone() };
+    FinishedGame { rated: Some(players), ..result(winner) }
 }
 
 /// Sets an account's rating and game count directly, to start a story from known ratings.
@@ -141,7 +149,8 @@ async fn a_rated_win_between_new_accounts_moves_each_by_twenty(db: Db) {
     let ann = account(&db.store, "sub-1", "Ann").await;
     let bob = account(&db.store, "sub-2", "Bob").await;
     let id = ranked(&db.store, &ann.player_id, &bob.player_id).await;
-    let rated = db.store.finish_game(&id, &result(Winner::Black)).await.unwrap().unwrap();
+    let end = rated(Winner::Black, &ann.player_id, &bob.player_id);
+    let rated = db.store.finish_game(&id, &end).await.unwrap().unwrap();
     assert_eq!((rated.black.before, rated.black.after), (1200.0, 1220.0));
     assert_eq!((rated.white.before, rated.white.after), (1200.0, 1180.0));
     assert_eq!((rated.black.game_number, rated.white.game_number), (1, 1));
@@ -160,7 +169,8 @@ async fn established_ratings_move_by_the_elo_formula_with_k_twenty(db: Db) {
     set_standing(&db, &bob.player_id, 1250.0, 12).await;
     let id = ranked(&db.store, &bob.player_id, &ann.player_id).await;
     // Bob (Black, 1250) beats Ann (White, 1400).
-    let rated = db.store.finish_game(&id, &result(Winner::Black)).await.unwrap().unwrap();
+    let end = rated(Winner::Black, &bob.player_id, &ann.player_id);
+    let rated = db.store.finish_game(&id, &end).await.unwrap().unwrap();
     let bob_expected = expected(1250.0, 1400.0);
     close(rated.black.after, 1250.0 + 20.0 * (1.0 - bob_expected));
     close(rated.white.after, 1400.0 - 20.0 * (1.0 - bob_expected));
@@ -173,7 +183,8 @@ async fn a_rated_draw_is_counted_as_a_draw(db: Db) {
     let bob = account(&db.store, "sub-2", "Bob").await;
     set_standing(&db, &ann.player_id, 1300.0, 0).await;
     let id = ranked(&db.store, &ann.player_id, &bob.player_id).await;
-    let rated = db.store.finish_game(&id, &result(Winner::Draw)).await.unwrap().unwrap();
+    let end = rated(Winner::Draw, &ann.player_id, &bob.player_id);
+    let rated = db.store.finish_game(&id, &end).await.unwrap().unwrap();
     let e = expected(1300.0, 1200.0);
     close(rated.black.after, 1300.0 + 40.0 * (0.5 - e));
     close(rated.white.after, 1200.0 + 40.0 * (e - 0.5));
@@ -185,8 +196,9 @@ async fn a_rated_game_is_rated_exactly_once(db: Db) {
     let ann = account(&db.store, "sub-1", "Ann").await;
     let bob = account(&db.store, "sub-2", "Bob").await;
     let id = ranked(&db.store, &ann.player_id, &bob.player_id).await;
-    db.store.finish_game(&id, &result(Winner::Black)).await.unwrap();
-    let again = db.store.finish_game(&id, &result(Winner::White)).await;
+    db.store.finish_game(&id, &rated(Winner::Black, &ann.player_id, &bob.player_id)).await.unwrap();
+    let again =
+        db.store.finish_game(&id, &rated(Winner::White, &ann.player_id, &bob.player_id)).await;
     assert!(matches!(again, Err(DbError::Conflict)), "{again:?}");
     assert_eq!(db.store.account(&ann.player_id).await.unwrap().rating, 1220.0);
     assert_eq!(db.store.account(&bob.player_id).await.unwrap().rating, 1180.0);
@@ -200,7 +212,7 @@ async fn aborted_unrated_and_computer_games_leave_ratings_untouched(db: Db) {
         status: GameStatus::Aborted,
         winner: None,
         end_reason: EndReason::Aborted,
-        ..result(Winner::Black)
+        ..rated(Winner::Black, &ann.player_id, &bob.player_id)
     };
     assert_eq!(db.store.finish_game(&aborted, &abort).await.unwrap(), None);
     let quick = game(&db.store, Mode::Quick, false, Some(&ann.player_id), Some(&bob.player_id));
@@ -235,14 +247,14 @@ async fn two_hundred_rated_games_finishing_at_once_equal_a_sequential_replay(db:
         let white = (black + 1 + next(PLAYERS - 1)) % PLAYERS;
         let winner = [Winner::Black, Winner::White, Winner::Draw][next(3)];
         let id = ranked(&db.store, &players[black], &players[white]).await;
-        games.push((id, winner));
+        games.push((id, winner, rated(winner, &players[black], &players[white])));
     }
     let finishing: Vec<_> = games
         .iter()
-        .map(|(id, winner)| {
+        .map(|(id, _, end)| {
             let store = db.store.clone();
-            let (id, winner) = (id.clone(), *winner);
-            tokio::spawn(async move { store.finish_game(&id, &result(winner)).await })
+            let (id, end) = (id.clone(), end.clone());
+            tokio::spawn(async move { store.finish_game(&id, &end).await })
         })
         .collect();
     for task in finishing {
@@ -264,7 +276,8 @@ async fn two_hundred_rated_games_finishing_at_once_equal_a_sequential_replay(db:
     // Replay the games one at a time, in an order consistent with every player's numbering.
     let mut standing: HashMap<PlayerId, Standing> =
         players.iter().map(|id| (id.clone(), Standing::NEW)).collect();
-    let mut pending: Vec<(GameId, Winner)> = games.clone();
+    let mut pending: Vec<(GameId, Winner)> =
+        games.iter().map(|(id, winner, _)| (id.clone(), *winner)).collect();
     while !pending.is_empty() {
         let position = pending
             .iter()
@@ -326,7 +339,7 @@ async fn deleting_an_account_keeps_its_games_under_a_deleted_player(db: Db) {
     let ann = account(&db.store, "sub-1", "Ann").await;
     let bob = account(&db.store, "sub-2", "Bob").await;
     let id = ranked(&db.store, &ann.player_id, &bob.player_id).await;
-    db.store.finish_game(&id, &result(Winner::Black)).await.unwrap();
+    db.store.finish_game(&id, &rated(Winner::Black, &ann.player_id, &bob.player_id)).await.unwrap();
 
     db.store.delete_account(&ann.player_id, T0.plus(1)).await.unwrap();
 

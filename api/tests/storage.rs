@@ -9,7 +9,7 @@ use outflank_api::domain::{
 };
 use outflank_api::storage::{
     Backend, DbError, FinishedGame, GameRecord, GameRow, MoveRow, NewGame, NewRoom, RoomMember,
-    RoomRow, Seat, Store,
+    RoomRow, SeatRow, Store,
 };
 use outflank_engine::ai::Level;
 use outflank_engine::{Board, Move, Square};
@@ -64,8 +64,8 @@ fn new_game() -> NewGame {
         id: GameId::generate(),
         mode: Mode::Friend,
         level: None,
-        black: Seat { id: Some(player(1)), name: "Ann".into() },
-        white: Seat { id: Some(player(2)), name: "Bob".into() },
+        black: SeatRow { id: Some(player(1)), name: "Ann".into() },
+        white: SeatRow { id: Some(player(2)), name: "Bob".into() },
         start_position: Board::start(),
         move_time_ms: Some(30_000),
         room_code: None,
@@ -107,6 +107,7 @@ fn finished(at: Timestamp) -> FinishedGame {
         black_discs: 13,
         white_discs: 0,
         finished_at: at,
+        rated: None,
     }
 }
 
@@ -164,7 +165,7 @@ async fn a_created_game_reads_back_exactly(db: Db) {
     let imported = NewGame {
         mode: Mode::Computer,
         level: Some(Level::Hard),
-        white: Seat { id: None, name: "Computer (Hard)".into() },
+        white: SeatRow { id: None, name: "Computer (Hard)".into() },
         start_position: format!("{}{}{} O", "X".repeat(8), "O".repeat(8), "-".repeat(48))
             .parse()
             .unwrap(),
@@ -334,6 +335,7 @@ async fn an_ended_game_takes_no_more_writes(db: Db) {
         black_discs: 4,
         white_discs: 1,
         finished_at: T0.plus(40_000),
+        rated: None,
     };
     db.store.finish_game(&game.id, &aborted).await.unwrap();
     let before = db.store.load_game(&game.id).await.unwrap();
@@ -391,7 +393,7 @@ async fn recent_games_are_a_players_ended_games_newest_first(db: Db) {
     let me = player(7);
     let mut ended = Vec::new();
     for n in 0..4_i64 {
-        let seat = Seat { id: Some(me.clone()), name: "Me".into() };
+        let seat = SeatRow { id: Some(me.clone()), name: "Me".into() };
         let game = if n % 2 == 0 {
             NewGame { black: seat, ..new_game() }
         } else {
@@ -403,7 +405,7 @@ async fn recent_games_are_a_players_ended_games_newest_first(db: Db) {
         ended.push(db.store.load_game(&game.id).await.unwrap().game);
     }
     // Neither a live game of mine nor someone else's ended game is listed.
-    let live = NewGame { black: Seat { id: Some(me.clone()), name: "Me".into() }, ..new_game() };
+    let live = NewGame { black: SeatRow { id: Some(me.clone()), name: "Me".into() }, ..new_game() };
     db.store.create_game(&live).await.unwrap();
     let other = new_game();
     db.store.create_game(&other).await.unwrap();

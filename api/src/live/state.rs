@@ -3,6 +3,7 @@
 use outflank_engine::{Board, Color, Game, Move, ReplayError, Square};
 use thiserror::Error;
 
+use crate::accounts::rating::RatedPlayers;
 use crate::domain::{EndReason, GameId, GameStatus, Mode, PlayerId, Timestamp};
 
 use super::draw::DrawOffers;
@@ -216,6 +217,18 @@ impl GameState {
 
     pub fn id(&self) -> &GameId {
         &self.id
+    }
+
+    /// The accounts whose ratings this game's result moves: a ranked game between two different
+    /// people that ended with a result (an aborted game moves nothing).
+    pub fn rated_players(&self) -> Option<RatedPlayers> {
+        let ending = self.ending?;
+        if self.mode() != Mode::Ranked || ending.status() != GameStatus::Finished {
+            return None;
+        }
+        let black = self.setup.human(Color::Black)?.id.clone();
+        let white = self.setup.human(Color::White)?.id.clone();
+        (black != white).then_some(RatedPlayers { black, white })
     }
 
     pub fn setup(&self) -> &Setup {

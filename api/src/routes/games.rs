@@ -226,8 +226,7 @@ fn positions(record: &GameRecord) -> Result<serde_json::Value, outflank_engine::
 
 fn game_json(record: &GameRecord) -> serde_json::Value {
     let game = &record.game;
-    let seat =
-        |seat: &crate::storage::Seat| json!({ "name": seat.name, "computer": seat.id.is_none() });
+    let seat = |seat: &crate::storage::SeatRow| json!({ "name": seat.name, "computer": seat.id.is_none() });
     json!({
         "id": game.id.to_string(),
         "mode": game.mode.as_str(),

@@ -2,9 +2,10 @@
 
 use outflank_engine::{Board, Color, Game};
 
+use crate::accounts::rating::RatedPlayers;
 use crate::domain::{GameId, GameStatus, Mode, Nickname, RoomCode, Timestamp};
 use crate::live::{Ending, Human, Player, Setup, Stored, Timing};
-use crate::storage::{FinishedGame, GameRecord, NewGame, Seat};
+use crate::storage::{FinishedGame, GameRecord, NewGame, SeatRow};
 
 /// What the board shows for `player`: the nickname, or the computer clearly labelled.
 pub fn display_name(player: &Player) -> String {
@@ -19,9 +20,9 @@ fn capitalised(word: &str) -> String {
     chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
-fn seat(setup: &Setup, color: Color) -> Seat {
+fn seat(setup: &Setup, color: Color) -> SeatRow {
     let player = setup.player(color);
-    Seat { id: player.human().map(|human| human.id.clone()), name: display_name(&player) }
+    SeatRow { id: player.human().map(|human| human.id.clone()), name: display_name(&player) }
 }
 
 /// The row of a new game.
@@ -49,8 +50,13 @@ pub fn new_game(
     }
 }
 
-/// The row written when a game ends.
-pub fn finished(ending: &Ending, game: &Game, now: Timestamp) -> FinishedGame {
+/// The row written when a game ends; `rated` names the accounts a rated result moves.
+pub fn finished(
+    ending: &Ending,
+    game: &Game,
+    now: Timestamp,
+    rated: Option<RatedPlayers>,
+) -> FinishedGame {
     let counts = game.board().counts();
     FinishedGame {
         status: if ending.winner.is_some() { GameStatus::Finished } else { GameStatus::Aborted },
@@ -59,6 +65,7 @@ pub fn finished(ending: &Ending, game: &Game, now: Timestamp) -> FinishedGame {
         black_discs: counts.black,
         white_discs: counts.white,
         finished_at: now,
+        rated,
     }
 }
 
@@ -74,7 +81,7 @@ pub struct CorruptGame {
 pub fn stored(record: &GameRecord) -> Result<Stored, CorruptGame> {
     let game = &record.game;
     let corrupt = |reason: &str| CorruptGame { id: game.id.clone(), reason: reason.to_owned() };
-    let human = |seat: &Seat| -> Result<Human, CorruptGame> {
+    let human = |seat: &SeatRow| -> Result<Human, CorruptGame> {
         let id = seat.id.clone().ok_or_else(|| corrupt("a person's seat has no player id"))?;
         let name =
             Nickname::parse(&seat.name).map_err(|_| corrupt("a stored name is not a nickname"))?;

@@ -261,9 +261,9 @@ impl GameTask {
                     store.truncate_moves(id, convert::ply_number(*ply_count)).await?;
                 }
                 Event::Ended { ending, .. } => {
-                    rated = store
-                        .finish_game(id, &convert::finished(ending, self.state.game(), now))
-                        .await?;
+                    let game = self.state.game();
+                    let finished = convert::finished(ending, game, now, self.state.rated_players());
+                    rated = store.finish_game(id, &finished).await?;
                 }
                 Event::RematchStarted { game_id, setup, .. } => {
                     let room = store.load_game(id).await?.game.room_code;

@@ -6,7 +6,7 @@ use sqlx::{Any, Transaction};
 
 use super::{DbError, DbResult, Store, convert, get, parse};
 use crate::accounts::PublicName;
-use crate::accounts::rating::{self, RatedGame, RatingChange, Score, Standing};
+use crate::accounts::rating::{self, RatedGame, RatedPlayers, RatingChange, Score, Standing};
 use outflank_engine::Color;
 
 use crate::domain::{GameId, PlayerId, Timestamp, Winner};
@@ -313,34 +313,20 @@ impl Store {
     }
 }
 
-/// Rates game `game_id`, which `tx` has just finished: when the game is rated, has a result and
-/// both sides have accounts, both ratings move and the changes are recorded. The two accounts'
-/// rows are locked in a fixed order first, so games finishing at the same moment for the same
-/// player are applied one after the other, each from the other's result.
+/// Rates a finished game's result between `players`, inside `tx`, the transaction finishing
+/// it. Both accounts' rows are locked in a fixed order first, so games finishing at the same
+/// moment for the same player are applied one after the other, each from the other's result.
+/// `None` when the game has no winner or draw recorded, or an account is gone.
 pub(super) async fn rate_game(
     tx: &mut Transaction<'_, Any>,
     game_id: &GameId,
+    players: &RatedPlayers,
+    winner: Option<Winner>,
     now: Timestamp,
 ) -> DbResult<Option<RatedGame>> {
-    let game =
-        sqlx::query("SELECT rated, status, winner, black_id, white_id FROM games WHERE id = $1")
-            .bind(game_id.as_str())
-            .fetch_one(&mut **tx)
-            .await?;
-    let rated: i32 = get(&game, "rated")?;
-    let status: String = get(&game, "status")?;
-    let black: Option<String> = get(&game, "black_id")?;
-    let white: Option<String> = get(&game, "white_id")?;
-    let winner: Option<String> = get(&game, "winner")?;
-    let (Some(black), Some(white), Some(winner)) = (black, white, winner) else {
-        return Ok(None);
-    };
-    if rated == 0 || status != "finished" || black == white {
-        return Ok(None);
-    }
-    let winner: Winner = parse("winner", &winner)?;
-
-    let mut ids = [black.as_str(), white.as_str()];
+    let Some(winner) = winner else { return Ok(None) };
+    let (black, white) = (players.black.as_str(), players.white.as_str());
+    let mut ids = [black, white];
     ids.sort_unstable();
     for id in ids {
         sqlx::query("UPDATE accounts SET rated_games = rated_games WHERE player_id = $1")
@@ -349,7 +335,7 @@ pub(super) async fn rate_game(
             .await?;
     }
     let (Some(black_before), Some(white_before)) =
-        (standing(tx, &black).await?, standing(tx, &white).await?)
+        (standing(tx, black).await?, standing(tx, white).await?)
     else {
         return Ok(None);
     };
@@ -360,9 +346,9 @@ pub(super) async fn rate_game(
     };
     let (black_after, white_after) = rating::rate(black_before, white_before, score);
     let black =
-        record(tx, game_id, &black, Color::Black, black_before, black_after, score, now).await?;
+        record(tx, game_id, black, Color::Black, black_before, black_after, score, now).await?;
     let white =
-        record(tx, game_id, &white, Color::White, white_before, white_after, score.reversed(), now)
+        record(tx, game_id, white, Color::White, white_before, white_after, score.reversed(), now)
             .await?;
     Ok(Some(RatedGame { black, white }))
 }

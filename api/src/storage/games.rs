@@ -8,8 +8,8 @@ use sqlx::{Any, Transaction};
 
 use super::accounts::rate_game;
 use super::{
-    DbError, DbResult, FinishedGame, GameRecord, GameRow, MoveRow, NewGame, Seat, Store, convert,
-    get, parse, parse_opt,
+    DbError, DbResult, FinishedGame, GameRecord, GameRow, MoveRow, NewGame, SeatRow, Store,
+    convert, get, parse, parse_opt,
 };
 use crate::accounts::rating::RatedGame;
 use crate::domain::{GameId, GameStatus, PlayerId, Timestamp};
@@ -180,7 +180,12 @@ impl Store {
             drop(permit);
             return Err(missing_or_over(&self.pool, game_id).await);
         }
-        let rated = rate_game(&mut tx, game_id, finished.finished_at).await?;
+        let rated = match &finished.rated {
+            Some(players) if finished.status == GameStatus::Finished => {
+                rate_game(&mut tx, game_id, players, finished.winner, finished.finished_at).await?
+            }
+            _ => None,
+        };
         tx.commit().await?;
         Ok(rated)
     }
@@ -411,11 +416,11 @@ fn game_row(row: &AnyRow) -> DbResult<GameRow> {
         id: parse("games.id", &text("id")?)?,
         mode: parse("games.mode", &text("mode")?)?,
         level: parse_opt("games.level", opt_text("level")?)?,
-        black: Seat {
+        black: SeatRow {
             id: parse_opt("games.black_id", opt_text("black_id")?)?,
             name: text("black_name")?,
         },
-        white: Seat {
+        white: SeatRow {
             id: parse_opt("games.white_id", opt_text("white_id")?)?,
             name: text("white_name")?,
         },

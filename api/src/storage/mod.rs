@@ -32,7 +32,7 @@ mod sqlite_writer;
 
 pub use accounts::{AccountRow, DELETED_PLAYER, NameError};
 pub use models::{
-    FinishedGame, GameRecord, GameRow, MoveRow, NewGame, NewRoom, RoomMember, RoomRow, Seat,
+    FinishedGame, GameRecord, GameRow, MoveRow, NewGame, NewRoom, RoomMember, RoomRow, SeatRow,
 };
 pub use players::PlayerRow;
 

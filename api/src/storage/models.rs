@@ -3,11 +3,12 @@
 use outflank_engine::ai::Level;
 use outflank_engine::{Board, Move};
 
+use crate::accounts::rating::RatedPlayers;
 use crate::domain::{EndReason, GameId, GameStatus, Mode, PlayerId, RoomCode, Timestamp, Winner};
 
 /// One side of a game: who plays it and the name shown for them.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Seat {
+pub struct SeatRow {
     /// `None` for the computer.
     pub id: Option<PlayerId>,
     /// The name shown on the board, e.g. a nickname or "Computer (Hard)".
@@ -21,8 +22,8 @@ pub struct NewGame {
     pub mode: Mode,
     /// The computer's strength in computer games.
     pub level: Option<Level>,
-    pub black: Seat,
-    pub white: Seat,
+    pub black: SeatRow,
+    pub white: SeatRow,
     /// Normally [`Board::start`]; an imported game may start elsewhere.
     pub start_position: Board,
     /// Time allowed per move; `None` means no clock.
@@ -47,6 +48,8 @@ pub struct FinishedGame {
     pub black_discs: u8,
     pub white_discs: u8,
     pub finished_at: Timestamp,
+    /// The accounts whose ratings the result moves, for a rated game that finished.
+    pub rated: Option<RatedPlayers>,
 }
 
 /// A stored game without its moves.
@@ -55,8 +58,8 @@ pub struct GameRow {
     pub id: GameId,
     pub mode: Mode,
     pub level: Option<Level>,
-    pub black: Seat,
-    pub white: Seat,
+    pub black: SeatRow,
+    pub white: SeatRow,
     pub status: GameStatus,
     pub winner: Option<Winner>,
     pub end_reason: Option<EndReason>,

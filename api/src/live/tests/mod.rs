@@ -4,6 +4,7 @@ mod clock;
 mod computer;
 mod draw;
 mod moves;
+mod rating;
 mod rematch;
 mod snapshot;
 
