@@ -15,7 +15,7 @@ use crate::identity::session::{BadSecret, SessionKeys};
 use crate::live::Timing;
 use crate::metrics::Metrics;
 use crate::routes;
-use crate::service::{GameHub, Matchmaking, Online, Router, SearchPool};
+use crate::service::{Clock, GameHub, Matchmaking, Online, Router, SearchPool};
 use crate::storage::{DbError, Store};
 use outflank_matchmaker::{AnyQueue, QueueError};
 
@@ -82,6 +82,17 @@ impl Application {
     /// # Errors
     /// A [`StartupError`] saying which step failed.
     pub async fn build(settings: &Settings) -> Result<Application, StartupError> {
+        Application::build_with_clock(settings, Clock::System).await
+    }
+
+    /// [`Application::build`] with live games played by `clock` (a manual one in tests).
+    ///
+    /// # Errors
+    /// A [`StartupError`] saying which step failed.
+    pub async fn build_with_clock(
+        settings: &Settings,
+        clock: Clock,
+    ) -> Result<Application, StartupError> {
         let store = Store::connect(settings.database_url.expose()).await?;
         let secret = match &settings.session_secret {
             Some(secret) => secret.expose().to_owned(),
@@ -111,7 +122,7 @@ impl Application {
             Some((cluster, _)) => Router::Cluster(cluster.clone()),
             None => Router::Alone,
         };
-        let hub = GameHub::new(store.clone(), pool, timing, metrics.clone(), router);
+        let hub = GameHub::new(store.clone(), pool, (timing, clock), metrics.clone(), router);
         if let Some((cluster, requests)) = cluster {
             tracing::info!(node = cluster.node(), "sharing games with other nodes through Redis");
             crate::service::spawn_serving(hub.clone(), cluster, requests);

@@ -23,6 +23,7 @@ use crate::metrics::{ErrorKind, Metrics};
 use crate::storage::Store;
 
 use super::ServiceError;
+use super::clock::Clock;
 use super::convert;
 use super::local_game::{LocalGame, Request, Subscription};
 use super::router::Router;
@@ -46,6 +47,7 @@ pub(super) struct TaskContext {
     pub(super) pool: SearchPool,
     pub(super) timing: Timing,
     pub(super) metrics: Metrics,
+    pub(super) clock: Clock,
     pub(super) router: Router,
     pub(super) shutdown: broadcast::Sender<()>,
     /// Set once the server is stopping: no game starts after that.
@@ -136,7 +138,7 @@ impl GameTask {
                         }
                     }
                 }
-                () = sleep_until(deadline) => {
+                () = self.context.clock.sleep_until(deadline) => {
                     if let Err(error) = self.apply(Command::Tick).await {
                         tracing::warn!(game = %id, %error, "clock tick not applied");
                         tokio::time::sleep(RETRY_AFTER_STORAGE_ERROR).await;
@@ -158,7 +160,7 @@ impl GameTask {
     /// is ever announced. When storing fails the game is rebuilt from what the store holds
     /// (some of the command's writes may have landed); clients see the version jump and resync.
     async fn apply(&mut self, command: Command) -> Result<(), ServiceError> {
-        let now = Timestamp::now();
+        let now = self.context.clock.now();
         let before = self.state.clone();
         let events = self.state.apply(command, now)?;
         let rated = match self.store(&events, now).await {
@@ -335,7 +337,7 @@ impl GameTask {
             Some(Resume::UpToDate) => CatchUp::UpToDate,
             Some(Resume::Replay(events)) => CatchUp::Replay(events),
             Some(Resume::Snapshot) | None => {
-                CatchUp::Snapshot(Box::new(self.state.snapshot(Timestamp::now())))
+                CatchUp::Snapshot(Box::new(self.state.snapshot(self.context.clock.now())))
             }
         };
         Subscription {
@@ -356,16 +358,5 @@ impl GameTask {
                 let _ = results.send((request.search_id, mv)).await;
             }
         });
-    }
-}
-
-/// Sleeps until `deadline`, or forever without one.
-async fn sleep_until(deadline: Option<Timestamp>) {
-    match deadline {
-        Some(deadline) => {
-            let wait = deadline.since(Timestamp::now()).max(0);
-            tokio::time::sleep(Duration::from_millis(wait.unsigned_abs())).await;
-        }
-        None => std::future::pending().await,
     }
 }

@@ -6,6 +6,7 @@
 //! (`game_task::FollowUp`); the [`Router`] is the one seam to the cluster. The service speaks
 //! in domain values ([`crate::live::Broadcast`], [`ServiceError`]); the socket edge renders them.
 
+mod clock;
 mod convert;
 mod error;
 mod game_task;
@@ -19,6 +20,7 @@ mod router;
 mod search;
 mod serving;
 
+pub use clock::{Clock, ManualClock};
 pub use convert::{CorruptGame, display_name};
 pub use error::ServiceError;
 pub use handle::GameHandle;

@@ -8,12 +8,13 @@ use std::sync::{Arc, Mutex, Weak};
 use outflank_engine::Game;
 use tokio::sync::{broadcast, mpsc};
 
-use crate::domain::{GameId, GameStatus, RoomCode, Timestamp};
+use crate::domain::{GameId, GameStatus, RoomCode};
 use crate::live::{GameState, Setup, Timing};
 use crate::metrics::Metrics;
 use crate::storage::{DbError, Store};
 
 use super::ServiceError;
+use super::clock::Clock;
 use super::convert;
 use super::game_task::{FollowUp, GameTask, TaskContext};
 use super::handle::{GameHandle, Locate, Route, RouteFuture};
@@ -41,13 +42,13 @@ impl std::fmt::Debug for GameHub {
 }
 
 impl GameHub {
-    /// A hub whose games count themselves (and their moves, stores, errors) in `metrics`;
-    /// `router` says whether games are shared with other nodes. Must be called inside a Tokio
-    /// runtime: it starts the task that acts on the games' follow-ups.
+    /// A hub whose games count themselves (and their moves, stores, errors) in `metrics`, read
+    /// the time from `clock`, and are shared with other nodes as `router` says. Must be called
+    /// inside a Tokio runtime: it starts the task that acts on the games' follow-ups.
     pub fn new(
         store: Store,
         pool: SearchPool,
-        timing: Timing,
+        (timing, clock): (Timing, Clock),
         metrics: Metrics,
         router: Router,
     ) -> GameHub {
@@ -58,6 +59,7 @@ impl GameHub {
             pool,
             timing,
             metrics,
+            clock,
             router,
             shutdown,
             stopping: AtomicBool::new(false),
@@ -104,7 +106,7 @@ impl GameHub {
         room: Option<&RoomCode>,
     ) -> Result<(), ServiceError> {
         self.refuse_when_stopping()?;
-        let now = Timestamp::now();
+        let now = self.inner.context.clock.now();
         let context = &self.inner.context;
         let row = convert::new_game(&id, &setup, game.start(), &context.timing, room, now);
         match context.store.create_game_with(&row, game.plies(), now, room.is_some()).await {
@@ -153,7 +155,7 @@ impl GameHub {
             other => other?,
         };
         let stored = convert::stored(&record)?;
-        let state = GameState::restore(stored, context.timing, Timestamp::now())
+        let state = GameState::restore(stored, context.timing, self.inner.context.clock.now())
             .map_err(|error| convert::CorruptGame { id: id.clone(), reason: error.to_string() })?;
         // Another request may have started it meanwhile: keep the first.
         if let Some(handle) = self.running(id) {

@@ -2,7 +2,9 @@
 
 use serde_json::{Value, json};
 
-use crate::helpers::{Socket, TestApp, User, legal_squares, spawn_app, spawn_app_with};
+use outflank_api::ws::protocol::{ResultMsg, ServerMsg};
+
+use crate::helpers::{Socket, TestApp, User, legal_squares, spawn_app, spawn_app_with_clock};
 
 /// Ann creates a room, Bob joins; returns both with their sockets (black first) and the game id.
 async fn friend_game(app: &TestApp) -> (User, Socket, User, Socket, String, Value) {
@@ -206,26 +208,63 @@ async fn a_rematch_needs_both_and_swaps_colours() {
     assert_eq!(white_view["you"], "black");
 }
 
+/// The result of an `ended` message.
+fn ended_result(msg: Option<ServerMsg>) -> ResultMsg {
+    match msg {
+        Some(ServerMsg::Ended { result, .. }) => result,
+        other => panic!("expected ended, got {other:?}"),
+    }
+}
+
 #[actix_web::test]
 async fn running_out_of_time_after_the_first_moves_loses() {
-    let app = spawn_app_with(|settings| settings.move_time_ms = 600).await;
+    let app = spawn_app_with_clock().await;
     let (_black, mut black_socket, _white, mut white_socket, _id, _) = friend_game(&app).await;
     black_socket.play("d3").await;
     white_socket.expect("moved").await;
     white_socket.play("c3").await;
     black_socket.expect("moved").await;
-    let ended = black_socket.expect("ended").await;
-    assert_eq!(ended["result"]["reason"], "timeout");
-    assert_eq!(ended["result"]["winner"], "white");
+    // 30 s and the 500-ms allowance pass on the server's clock without Black moving.
+    app.advance(30_500);
+    let result = ended_result(black_socket.next_msg().await);
+    assert_eq!((result.reason.as_str(), result.winner.as_deref()), ("timeout", Some("white")));
+}
+
+#[actix_web::test]
+async fn a_move_in_time_keeps_the_game_going() {
+    let app = spawn_app_with_clock().await;
+    let (_black, mut black_socket, _white, mut white_socket, _id, _) = friend_game(&app).await;
+    app.advance(29_000);
+    black_socket.play("d3").await;
+    white_socket.expect("moved").await;
+    app.advance(29_000);
+    white_socket.play("c3").await;
+    let Some(ServerMsg::Moved { clocks: Some(clocks), .. }) = black_socket.next_msg().await else {
+        panic!("expected Black's turn with its clock running");
+    };
+    assert_eq!(clocks.black_ms, 30_000);
+}
+
+#[actix_web::test]
+async fn the_clock_runs_on_while_a_player_is_disconnected() {
+    let app = spawn_app_with_clock().await;
+    let (_black, mut black_socket, _white, mut white_socket, _id, _) = friend_game(&app).await;
+    black_socket.play("d3").await;
+    white_socket.expect("moved").await;
+    white_socket.play("c3").await;
+    drop(black_socket);
+    app.advance(30_500);
+    let result = ended_result(white_socket.next_msg().await);
+    assert_eq!((result.reason.as_str(), result.winner.as_deref()), ("timeout", Some("white")));
 }
 
 #[actix_web::test]
 async fn a_first_move_never_made_aborts_the_game() {
-    let app = spawn_app_with(|settings| settings.move_time_ms = 600).await;
+    let app = spawn_app_with_clock().await;
     let (black, mut black_socket, _white, _white_socket, id, _) = friend_game(&app).await;
-    let ended = black_socket.expect("ended").await;
-    assert_eq!(ended["result"]["reason"], "aborted");
-    assert_eq!(ended["result"]["winner"], Value::Null);
+    app.advance(30_500);
+    let result = ended_result(black_socket.next_msg().await);
+    assert_eq!((result.reason.as_str(), result.winner), ("aborted", None));
     let game: Value = black.get(&format!("/api/games/{id}")).await.json().await.unwrap();
     assert_eq!(game["status"], "aborted");
 }

@@ -6,7 +6,10 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use outflank_api::configuration::{Secret, Settings};
+use outflank_api::domain::Timestamp;
+use outflank_api::service::{Clock, ManualClock};
 use outflank_api::startup::{Application, Stopper};
+use outflank_api::ws::protocol::ServerMsg;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -22,6 +25,8 @@ pub struct TestApp {
     /// A browser: keeps the cookies the server sets.
     pub client: reqwest::Client,
     settings: Settings,
+    /// The clock live games are played by, when the test moves it by hand.
+    clock: Option<ManualClock>,
     stopper: Stopper,
     _data: TempDir,
     _postgres: Option<TempDatabase>,
@@ -43,6 +48,16 @@ pub async fn spawn_app() -> TestApp {
 
 /// Starts the server with a fresh embedded database, after `adjust` changes the settings.
 pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
+    spawn(adjust, None).await
+}
+
+/// Starts the server with a fresh embedded database and live games played by a clock that
+/// stands still until [`TestApp::advance`] moves it.
+pub async fn spawn_app_with_clock() -> TestApp {
+    spawn(|_| {}, Some(ManualClock::new(Timestamp::now()))).await
+}
+
+async fn spawn(adjust: impl FnOnce(&mut Settings), clock: Option<ManualClock>) -> TestApp {
     let dir = std::env::temp_dir().join(format!("outflank-test-{}", unique()));
     let postgres = match std::env::var("OUTFLANK_TEST_BACKEND").as_deref() {
         Ok("postgres") => {
@@ -67,8 +82,16 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         ..Settings::from_lookup(|_| None).unwrap()
     };
     adjust(&mut settings);
-    let (url, stopper) = start(&settings).await;
-    TestApp { url, client: browser(), settings, stopper, _data: TempDir(dir), _postgres: postgres }
+    let (url, stopper) = start(&settings, clock.as_ref()).await;
+    TestApp {
+        url,
+        client: browser(),
+        settings,
+        clock,
+        stopper,
+        _data: TempDir(dir),
+        _postgres: postgres,
+    }
 }
 
 /// Starts `n` nodes sharing one new PostgreSQL database and one Redis (`TEST_DATABASE_URL`,
@@ -93,7 +116,7 @@ pub async fn spawn_nodes_on(n: usize, redis: &str) -> Vec<TestApp> {
     };
     let mut nodes = Vec::new();
     for i in 0..n {
-        let (url, stopper) = start(&settings).await;
+        let (url, stopper) = start(&settings, None).await;
         let dir = std::env::temp_dir().join(format!("outflank-test-{}", unique()));
         // The last node to be dropped drops the database.
         let postgres = if i + 1 == n { database.take() } else { None };
@@ -101,6 +124,7 @@ pub async fn spawn_nodes_on(n: usize, redis: &str) -> Vec<TestApp> {
             url,
             client: browser(),
             settings: settings.clone(),
+            clock: None,
             stopper,
             _data: TempDir(dir),
             _postgres: postgres,
@@ -109,8 +133,9 @@ pub async fn spawn_nodes_on(n: usize, redis: &str) -> Vec<TestApp> {
     nodes
 }
 
-async fn start(settings: &Settings) -> (String, Stopper) {
-    let app = Application::build(settings).await.expect("server starts");
+async fn start(settings: &Settings, clock: Option<&ManualClock>) -> (String, Stopper) {
+    let clock = clock.map_or(Clock::System, |clock| Clock::Manual(clock.clone()));
+    let app = Application::build_with_clock(settings, clock).await.expect("server starts");
     let url = format!("http://{}", app.address());
     let stopper = app.stopper();
     actix_web::rt::spawn(app.run_until_stopped());
@@ -132,9 +157,14 @@ impl TestApp {
     /// Stops the server gracefully and starts a new one on the same database (another port).
     pub async fn restart(&mut self) {
         self.stopper.stop().await;
-        let (url, stopper) = start(&self.settings).await;
+        let (url, stopper) = start(&self.settings, self.clock.as_ref()).await;
         self.url = url;
         self.stopper = stopper;
+    }
+
+    /// Moves the live games' clock forward by `millis` (only for [`spawn_app_with_clock`]).
+    pub fn advance(&self, millis: i64) {
+        self.clock.as_ref().expect("a server started with spawn_app_with_clock").advance(millis);
     }
 
     /// Stops the server gracefully, as a rolling restart does.
@@ -360,6 +390,13 @@ impl Socket {
                 return Some(msg);
             }
         }
+    }
+
+    /// The next game message as the protocol types it, skipping presence; `None` if the
+    /// socket closed.
+    pub async fn next_msg(&mut self) -> Option<ServerMsg> {
+        let msg = self.next().await?;
+        Some(serde_json::from_value(msg.clone()).unwrap_or_else(|error| panic!("{msg}: {error}")))
     }
 
     /// Reads until a presence message saying exactly `black` and `white` connected.
