@@ -9,7 +9,7 @@ use std::time::Instant;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use actix_ws::CloseCode;
-use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
 use crate::domain::{GameId, PlayerId, Timestamp};
 use crate::http::error::error_response;
@@ -191,9 +191,26 @@ impl GameSocket {
         match outcome {
             Ok(()) => Ok(()),
             Err(error) => {
+                // What the game broadcast before refusing (say, the end that made this move
+                // too late) reaches the client before the refusal.
+                self.forward_pending(socket).await?;
                 let (code, msg) = refusal(&error);
                 socket.metrics().error(ErrorKind::CommandRefused, code);
                 socket.send(&msg).await
+            }
+        }
+    }
+
+    /// Forwards the broadcasts already waiting for this socket, in order.
+    async fn forward_pending(&mut self, socket: &mut Socket) -> Flow {
+        loop {
+            let Some(events) = &mut self.events else { return Ok(()) };
+            match events.try_recv() {
+                Ok(broadcast) => self.on_event(socket, Ok(broadcast)).await?,
+                Err(TryRecvError::Lagged(_)) => {
+                    self.on_event(socket, Err(RecvError::Lagged(0))).await?;
+                }
+                Err(TryRecvError::Empty | TryRecvError::Closed) => return Ok(()),
             }
         }
     }

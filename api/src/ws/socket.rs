@@ -128,11 +128,17 @@ impl Socket {
         Ok(())
     }
 
-    /// Handles a frame that is not text; `Some(text)` for text.
+    /// Handles a frame that is not text; `Some(text)` for text. Only messages (text and binary
+    /// frames) count towards the message rate: a WebSocket library answers the server's pings
+    /// by itself, and those answers are no messages of the client's.
     async fn read(&mut self, frame: Message) -> Result<Option<String>, Close> {
         match frame {
-            Message::Text(text) => Ok(Some(text.to_string())),
+            Message::Text(text) => {
+                self.flood_check().await?;
+                Ok(Some(text.to_string()))
+            }
             Message::Binary(_) => {
+                self.flood_check().await?;
                 self.refuse(codes::BAD_JSON, "send JSON text frames").await.map(|()| None)
             }
             Message::Ping(bytes) => {
@@ -176,18 +182,17 @@ pub fn serve<C: Conversation + 'static>(
 
 /// Reads frames and events until one side ends the conversation.
 async fn run<C: Conversation>(mut socket: Socket, mut stream: MessageStream, mut conversation: C) {
-    let mut heartbeat = tokio::time::interval(HEARTBEAT);
+    // The first ping goes out one period after the socket opens, not at once.
+    let mut heartbeat =
+        tokio::time::interval_at(tokio::time::Instant::now() + HEARTBEAT, HEARTBEAT);
     let close = loop {
         let flow = tokio::select! {
             frame = stream.recv() => {
                 socket.last_heard = Instant::now();
                 match frame {
-                    Some(Ok(frame)) => match socket.flood_check().await {
-                        Ok(()) => match socket.read(frame).await {
-                            Ok(Some(text)) => conversation.on_text(&mut socket, &text).await,
-                            Ok(None) => Ok(()),
-                            Err(close) => Err(close),
-                        },
+                    Some(Ok(frame)) => match socket.read(frame).await {
+                        Ok(Some(text)) => conversation.on_text(&mut socket, &text).await,
+                        Ok(None) => Ok(()),
                         Err(close) => Err(close),
                     },
                     Some(Err(actix_ws::ProtocolError::Overflow)) => {

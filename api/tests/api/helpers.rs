@@ -436,6 +436,32 @@ impl Socket {
         self.expect("moved").await
     }
 
+    /// Reads for `millis`, as a browser does between messages: pings the server sends are
+    /// answered (the library queues the pong and sends it before the next message); messages
+    /// read meanwhile are returned.
+    pub async fn idle(&mut self, millis: u64) -> Vec<Value> {
+        let mut read = Vec::new();
+        let until = tokio::time::Instant::now() + Duration::from_millis(millis);
+        while let Ok(Some(Ok(frame))) = tokio::time::timeout_at(until, self.stream.next()).await {
+            if let Message::Text(text) = frame {
+                read.push(serde_json::from_str(&text).unwrap());
+            }
+        }
+        read
+    }
+
+    /// Whether the server closes the socket within `millis` (reading what comes meanwhile).
+    pub async fn is_closed_within(&mut self, millis: u64) -> bool {
+        let until = tokio::time::Instant::now() + Duration::from_millis(millis);
+        loop {
+            match tokio::time::timeout_at(until, self.stream.next()).await {
+                Ok(None | Some(Err(_) | Ok(Message::Close(_)))) => return true,
+                Ok(Some(Ok(_))) => {}
+                Err(_) => return false,
+            }
+        }
+    }
+
     /// Whether the server closed the socket (reading what is left).
     pub async fn is_closed(&mut self) -> bool {
         loop {

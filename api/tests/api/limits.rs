@@ -90,3 +90,21 @@ async fn a_player_cannot_open_more_than_eight_sockets() {
     let body: Value = refused.json().await.unwrap();
     assert_eq!(body["error"]["code"], "too_many_sockets");
 }
+
+#[actix_web::test]
+async fn flooding_the_queue_socket_gets_it_closed() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let mut queue = ann.queue().await;
+    for _ in 0..15 {
+        queue.send(json!({ "type": "seek", "queue": "quick" })).await;
+        queue.send(json!({ "type": "cancel" })).await;
+    }
+    let mut codes = Vec::new();
+    while let Some(msg) = queue.next().await {
+        if msg["type"] == "error" {
+            codes.push(msg["code"].as_str().unwrap().to_owned());
+        }
+    }
+    assert_eq!(codes.last().map(String::as_str), Some("rate_limited"));
+}
