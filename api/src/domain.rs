@@ -399,3 +399,30 @@ mod tests {
         }
     }
 }
+
+/// A client as limits count it: its IPv4 address, or the /64 network of its IPv6 address (one
+/// subscriber's line usually holds a whole /64, so counting single IPv6 addresses would let one
+/// client be millions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ClientKey(std::net::IpAddr);
+
+impl ClientKey {
+    pub fn of(address: std::net::IpAddr) -> ClientKey {
+        match address.to_canonical() {
+            std::net::IpAddr::V6(v6) => {
+                let bits = u128::from(v6) & !((1u128 << 64) - 1);
+                ClientKey(std::net::IpAddr::V6(bits.into()))
+            }
+            v4 => ClientKey(v4),
+        }
+    }
+}
+
+impl fmt::Display for ClientKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            std::net::IpAddr::V6(network) => write!(f, "{network}/64"),
+            v4 => v4.fmt(f),
+        }
+    }
+}

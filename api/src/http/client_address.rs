@@ -12,6 +12,8 @@ use std::str::FromStr;
 
 use ipnet::IpNet;
 
+pub use crate::domain::ClientKey;
+
 /// The proxies whose `X-Forwarded-For` is believed: addresses and networks.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TrustedProxies(Vec<IpNet>);
@@ -78,6 +80,21 @@ impl TrustedProxies {
         }
         client
     }
+}
+
+/// The client of `request`: its peer, or behind the trusted proxies (from the app's
+/// [`TrustedProxies`]), the address they name. `None` without a peer address.
+pub fn client_of(request: &actix_web::HttpRequest) -> Option<ClientKey> {
+    let peer = request.peer_addr()?.ip();
+    let proxies = request.app_data::<actix_web::web::Data<TrustedProxies>>();
+    let address = match proxies {
+        Some(proxies) => {
+            let forwarded_for = request.headers().get_all("x-forwarded-for");
+            proxies.client_address(peer, forwarded_for.filter_map(|value| value.to_str().ok()))
+        }
+        None => peer.to_canonical(),
+    };
+    Some(ClientKey::of(address))
 }
 
 /// An address as proxies write it: `203.0.113.7`, `2001:db8::1`, or with a port
@@ -155,6 +172,16 @@ mod tests {
             ip("2001:db8::1")
         );
         assert_eq!(trusted.client_address(ip("::1"), ["203.0.113.7:5000"]), ip("203.0.113.7"));
+    }
+
+    #[test]
+    fn an_ipv6_client_counts_as_its_slash_64_and_an_ipv4_one_as_itself() {
+        let key = |text| ClientKey::of(ip(text)).to_string();
+        assert_eq!(key("2001:db8:1:2:aaaa::1"), key("2001:db8:1:2:bbbb::9"));
+        assert_eq!(key("2001:db8:1:2:aaaa::1"), "2001:db8:1:2::/64");
+        assert_ne!(key("2001:db8:1:3::1"), key("2001:db8:1:2::1"));
+        assert_eq!(key("203.0.113.7"), "203.0.113.7");
+        assert_eq!(key("::ffff:203.0.113.7"), "203.0.113.7");
     }
 
     #[test]

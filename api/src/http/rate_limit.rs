@@ -2,7 +2,6 @@
 //! rate. Over the limit a request gets `429 Too Many Requests` with `Retry-After` and changes
 //! nothing. Pages and assets are not limited; WebSocket messages have their own per-socket limit.
 
-use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::time::Duration;
 
@@ -15,20 +14,23 @@ use actix_web::web;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use crate::http::client_address::TrustedProxies;
+use crate::domain::{PlayerId, Timestamp};
+use crate::http::client_address::{ClientKey, TrustedProxies};
 use crate::http::error::error_response;
-use crate::identity::session::COOKIE_NAME;
+use crate::identity::session::{COOKIE_NAME, SessionKeys};
 
 /// Requests per second allowed per client address and per session, after the burst.
 pub const DEFAULT_PER_SECOND: u32 = 20;
 /// Requests allowed at once before the steady rate applies.
 pub const DEFAULT_BURST: u32 = 60;
 
-/// The limiters, shared by every worker.
+/// The limiters, shared by every worker. Keys are small and verified: a client address (an
+/// IPv6 client by its /64), and the player of a session whose cookie checks out; a cookie that
+/// does not verify is no key, so made-up cookies cannot grow the limiter.
 #[derive(Debug)]
 pub struct RateLimits {
-    per_address: DefaultKeyedRateLimiter<IpAddr>,
-    per_session: DefaultKeyedRateLimiter<String>,
+    per_address: DefaultKeyedRateLimiter<ClientKey>,
+    per_session: DefaultKeyedRateLimiter<PlayerId>,
     /// Whose `X-Forwarded-For` names the client.
     proxies: TrustedProxies,
 }
@@ -51,7 +53,7 @@ impl RateLimits {
     }
 
     /// How long `address` (and `session`, if any) must wait, or `None` if the request may go.
-    fn wait(&self, address: Option<IpAddr>, session: Option<String>) -> Option<Duration> {
+    fn wait(&self, address: Option<ClientKey>, session: Option<PlayerId>) -> Option<Duration> {
         let now = DefaultClock::default().now();
         if let Some(address) = address
             && let Err(not_until) = self.per_address.check_key(&address)
@@ -64,6 +66,11 @@ impl RateLimits {
             return Some(not_until.wait_time_from(now));
         }
         None
+    }
+
+    /// How many sessions the per-session limiter tracks now.
+    pub fn tracked_sessions(&self) -> usize {
+        self.per_session.len()
     }
 
     /// Forgets clients that are back within their limits, so memory stays bounded.
@@ -91,9 +98,13 @@ pub async fn limit_rate(
         let address = request.peer_addr().map(|peer| {
             let forwarded_for = request.headers().get_all("x-forwarded-for");
             let forwarded_for = forwarded_for.filter_map(|value| value.to_str().ok());
-            limits.proxies.client_address(peer.ip(), forwarded_for)
+            ClientKey::of(limits.proxies.client_address(peer.ip(), forwarded_for))
         });
-        let session = request.cookie(COOKIE_NAME).map(|cookie| cookie.value().to_owned());
+        let keys = request.app_data::<web::Data<SessionKeys>>();
+        let session = request.cookie(COOKIE_NAME).and_then(|cookie| {
+            let session = keys?.verify(cookie.value(), Timestamp::now()).ok()?;
+            Some(session.player)
+        });
         if let Some(wait) = limits.wait(address, session) {
             let seconds = wait.as_secs().max(1);
             let mut response = error_response(
@@ -112,16 +123,22 @@ pub async fn limit_rate(
 
 #[cfg(test)]
 mod tests {
+    use std::net::IpAddr;
+
     use super::*;
 
     fn limits(burst: u32) -> RateLimits {
         RateLimits::new(NonZeroU32::new(1).unwrap(), NonZeroU32::new(burst).unwrap())
     }
 
+    fn client(octets: [u8; 4]) -> Option<ClientKey> {
+        Some(ClientKey::of(IpAddr::from(octets)))
+    }
+
     #[test]
     fn a_burst_is_allowed_then_the_address_must_wait() {
         let limits = limits(3);
-        let address = Some(IpAddr::from([127, 0, 0, 1]));
+        let address = client([127, 0, 0, 1]);
         for _ in 0..3 {
             assert_eq!(limits.wait(address, None), None);
         }
@@ -131,17 +148,27 @@ mod tests {
     #[test]
     fn addresses_are_limited_separately() {
         let limits = limits(1);
-        assert_eq!(limits.wait(Some(IpAddr::from([10, 0, 0, 1])), None), None);
-        assert_eq!(limits.wait(Some(IpAddr::from([10, 0, 0, 2])), None), None);
-        assert!(limits.wait(Some(IpAddr::from([10, 0, 0, 1])), None).is_some());
+        assert_eq!(limits.wait(client([10, 0, 0, 1]), None), None);
+        assert_eq!(limits.wait(client([10, 0, 0, 2]), None), None);
+        assert!(limits.wait(client([10, 0, 0, 1]), None).is_some());
     }
 
     #[test]
     fn one_session_is_limited_across_addresses() {
         let limits = limits(2);
-        let session = || Some("token".to_owned());
-        assert_eq!(limits.wait(Some(IpAddr::from([10, 0, 0, 1])), session()), None);
-        assert_eq!(limits.wait(Some(IpAddr::from([10, 0, 0, 2])), session()), None);
-        assert!(limits.wait(Some(IpAddr::from([10, 0, 0, 3])), session()).is_some());
+        let player: PlayerId = "annaaaaaaaaaaaaa".parse().unwrap();
+        let session = || Some(player.clone());
+        assert_eq!(limits.wait(client([10, 0, 0, 1]), session()), None);
+        assert_eq!(limits.wait(client([10, 0, 0, 2]), session()), None);
+        assert!(limits.wait(client([10, 0, 0, 3]), session()).is_some());
+    }
+
+    #[test]
+    fn one_ipv6_client_is_limited_across_its_slash_64() {
+        let limits = limits(2);
+        let address = |text: &str| Some(ClientKey::of(text.parse::<IpAddr>().unwrap()));
+        assert_eq!(limits.wait(address("2001:db8::1"), None), None);
+        assert_eq!(limits.wait(address("2001:db8::2"), None), None);
+        assert!(limits.wait(address("2001:db8::ffff:3"), None).is_some());
     }
 }

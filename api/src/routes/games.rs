@@ -1,9 +1,9 @@
 //! Games over HTTP: start one (computer, same device), read it, its text record, and import.
 
-use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::http::header::{ContentDisposition, DispositionParam, DispositionType};
 use actix_web::web::{self, ServiceConfig};
+use actix_web::{HttpRequest, HttpResponse};
 use outflank_engine::ai::Level;
 use outflank_engine::record::Record;
 use outflank_engine::{Color, Game, ParseRecordError};
@@ -11,12 +11,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use thiserror::Error;
 
-use crate::domain::GameId;
+use crate::domain::{ClientKey, GameId};
+use crate::http::client_address::client_of;
 use crate::http::error::{ApiError, api_error};
 use crate::identity::session::Session;
 use crate::live::{Human, Setup};
 use crate::routes::players::rated_game_json;
-use crate::service::{GameHub, ServiceError};
+use crate::service::{GameHub, Origin, OverBudget, ServiceError};
 use crate::storage::{DbError, GameRecord, Store};
 use crate::ws::protocol::board_text;
 
@@ -43,6 +44,8 @@ pub enum GameRouteError {
     NotStandard,
     #[error("the game is already over; there is nothing to continue")]
     ImportedGameOver,
+    #[error(transparent)]
+    TooManyGames(#[from] OverBudget),
     #[error("the server could not save the game; please try again")]
     Unavailable(String),
 }
@@ -51,6 +54,7 @@ impl From<ServiceError> for GameRouteError {
     fn from(error: ServiceError) -> GameRouteError {
         match error {
             ServiceError::NotFound(_) => GameRouteError::NotFound,
+            ServiceError::OverBudget(over) => GameRouteError::TooManyGames(over),
             other => GameRouteError::Unavailable(other.to_string()),
         }
     }
@@ -73,6 +77,7 @@ impl ApiError for GameRouteError {
             GameRouteError::Record(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_record"),
             GameRouteError::ImportedGameOver => (StatusCode::UNPROCESSABLE_ENTITY, "game_over"),
             GameRouteError::NotStandard => (StatusCode::CONFLICT, "not_standard"),
+            GameRouteError::TooManyGames(_) => (StatusCode::TOO_MANY_REQUESTS, "too_many_games"),
             GameRouteError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
         }
     }
@@ -123,8 +128,14 @@ fn human(session: &Session) -> Human {
     Human { id: session.player.clone(), name: session.nickname.clone() }
 }
 
+/// The client a request comes from, as budgets count it.
+fn client(request: &HttpRequest) -> ClientKey {
+    client_of(request).unwrap_or_else(|| ClientKey::of(std::net::Ipv4Addr::UNSPECIFIED.into()))
+}
+
 /// `POST /api/games`: starts a computer or same-device game for the signed-in player.
 async fn create(
+    request: HttpRequest,
     session: Session,
     body: web::Json<serde_json::Value>,
     hub: web::Data<GameHub>,
@@ -147,9 +158,13 @@ async fn create(
             };
             Setup::Computer { human: human(&session), color, level: parse_level(&level)? }
         }
-        NewGame::SameDevice => Setup::SameDevice { player: human(&session) },
+        NewGame::SameDevice => {
+            let setup = Setup::SameDevice { player: human(&session) };
+            let id = hub.create(setup, Game::default(), None, Origin::people()).await?;
+            return Ok(created(&id));
+        }
     };
-    let id = hub.create(setup, Game::default(), None).await?;
+    let id = hub.create_computer_game(setup, Game::default(), client(&request)).await?;
     Ok(created(&id))
 }
 
@@ -165,6 +180,7 @@ struct Import {
 /// `POST /api/games/import`: replays a record and continues it against the computer, the
 /// player taking the side to move. Nothing is created when a move is bad.
 async fn import(
+    request: HttpRequest,
     session: Session,
     body: web::Json<Import>,
     hub: web::Data<GameHub>,
@@ -175,7 +191,7 @@ async fn import(
         return Err(GameRouteError::ImportedGameOver);
     }
     let setup = Setup::Computer { human: human(&session), color: game.side_to_move(), level };
-    let id = hub.create(setup, game, None).await?;
+    let id = hub.create_computer_game(setup, game, client(&request)).await?;
     Ok(created(&id))
 }
 

@@ -14,6 +14,7 @@ use crate::http::error::{ApiError, api_error};
 use crate::identity::session::Session;
 use crate::live::{Human, Setup};
 use crate::service::GameHub;
+use crate::service::Origin;
 use crate::storage::{DbError, NewRoom, RoomMember, RoomRow, Store};
 
 /// Serialises joins on this node, so a double-submitted join starts one game, not two.
@@ -183,7 +184,7 @@ async fn join(
     let friend = Human { id: session.player.clone(), name: session.nickname.clone() };
     let (black, white) = if rand::random::<bool>() { (host, friend) } else { (friend, host) };
     // Creating the game makes it the room's game in the same write.
-    hub.create(Setup::Friend { black, white }, Game::default(), Some(&code))
+    hub.create(Setup::Friend { black, white }, Game::default(), Some(&code), Origin::people())
         .await
         .map_err(|error| RoomRouteError::Unavailable(error.to_string()))?;
     let room = store.room(&code).await?;

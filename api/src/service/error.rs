@@ -7,6 +7,7 @@ use crate::domain::GameId;
 use crate::live::CommandError;
 use crate::storage::DbError;
 
+use super::computer_budget::OverBudget;
 use super::convert::CorruptGame;
 
 /// Why a request to a game failed. Domain errors only: the socket edge decides what a client
@@ -23,6 +24,8 @@ pub enum ServiceError {
     Unavailable,
     #[error(transparent)]
     Corrupt(#[from] CorruptGame),
+    #[error(transparent)]
+    OverBudget(#[from] OverBudget),
 }
 
 impl From<DbError> for ServiceError {
@@ -37,9 +40,10 @@ impl ServiceError {
         match self {
             ServiceError::Command(error) => Refusal::Command(*error),
             ServiceError::NotFound(_) => Refusal::NotFound,
-            ServiceError::Storage(_) | ServiceError::Unavailable | ServiceError::Corrupt(_) => {
-                Refusal::Unavailable
-            }
+            ServiceError::Storage(_)
+            | ServiceError::Unavailable
+            | ServiceError::Corrupt(_)
+            | ServiceError::OverBudget(_) => Refusal::Unavailable,
         }
     }
 

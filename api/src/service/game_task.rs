@@ -14,7 +14,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use outflank_engine::Color;
 
 use crate::accounts::rating::RatedGame;
-use crate::domain::{GameId, PlayerId, Timestamp};
+use crate::domain::{ClientKey, GameId, PlayerId, Timestamp};
 use crate::live::{
     Broadcast, CatchUp, Command, Event, GameState, History, Player, Resume, SearchId,
     SearchRequest, Timing,
@@ -25,6 +25,7 @@ use crate::storage::Store;
 use super::ServiceError;
 use super::clock::Clock;
 use super::convert;
+use super::fair_queue::{Owner, Urgency};
 use super::local_game::{LocalGame, Request, Subscription};
 use super::router::Router;
 use super::search::SearchPool;
@@ -61,9 +62,52 @@ pub(super) struct TaskContext {
 pub(super) enum FollowUp {
     /// Claim and start the rematch's game (already stored); answer once it runs, so that
     /// players hear of the rematch only when its game can be joined.
-    StartRematch { state: Box<GameState>, started: oneshot::Sender<Result<(), ServiceError>> },
+    StartRematch {
+        state: Box<GameState>,
+        origin: Origin,
+        started: oneshot::Sender<Result<(), ServiceError>>,
+    },
+    /// This game has ended (its task goes on a while, for rematches and late viewers).
+    Ended(GameId),
     /// The task of this game has stopped.
     Stopped(GameId),
+}
+
+/// Whose game it is, for the sharing of computer searches: the owner its searches are
+/// scheduled under, and how urgent they are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    pub owner: Owner,
+    pub urgency: Urgency,
+}
+
+impl Origin {
+    /// A game started by a client at `client` (its searches are shared under that address).
+    pub fn client(client: ClientKey) -> Origin {
+        Origin { owner: Owner(client.to_string()), urgency: Urgency::Normal }
+    }
+
+    /// The computer standing in for the opponent a seeker at `client` did not find: its
+    /// searches go first.
+    pub fn stand_in(client: ClientKey) -> Origin {
+        Origin { urgency: Urgency::High, ..Origin::client(client) }
+    }
+
+    /// A game between people: it asks for no search.
+    pub fn people() -> Origin {
+        Origin { owner: Owner("people".to_owned()), urgency: Urgency::Normal }
+    }
+
+    /// The origin of a game nobody is known to have started here (restored from the store, or
+    /// between two people): its searches are shared under its person, or the game itself.
+    pub fn of(state: &GameState) -> Origin {
+        let person = Color::ALL.iter().find_map(|&color| state.setup().human(color));
+        let owner = match person {
+            Some(human) => Owner(format!("player:{}", human.id)),
+            None => Owner(format!("game:{}", state.id())),
+        };
+        Origin { owner, urgency: Urgency::Normal }
+    }
 }
 
 /// The task that owns one game's state.
@@ -74,6 +118,9 @@ pub(super) struct GameTask {
     requests: mpsc::Receiver<Request>,
     events: broadcast::Sender<Broadcast>,
     searches: HashMap<SearchId, Arc<AtomicBool>>,
+    /// A search the game asked for while nobody was connected: started when someone is.
+    deferred: Option<SearchRequest>,
+    origin: Origin,
     /// Open connections per player, for presence.
     connections: HashMap<PlayerId, usize>,
     search_results: mpsc::Sender<(SearchId, Move)>,
@@ -81,7 +128,11 @@ pub(super) struct GameTask {
 }
 
 impl GameTask {
-    pub(super) fn new(state: GameState, context: Arc<TaskContext>) -> (LocalGame, GameTask) {
+    pub(super) fn new(
+        state: GameState,
+        origin: Origin,
+        context: Arc<TaskContext>,
+    ) -> (LocalGame, GameTask) {
         let (requests_tx, requests) = mpsc::channel(REQUEST_QUEUE);
         let (events, _) = broadcast::channel(BROADCAST_BUFFER);
         let (search_results, search_replies) = mpsc::channel(4);
@@ -92,6 +143,8 @@ impl GameTask {
             requests,
             events,
             searches: HashMap::new(),
+            deferred: None,
+            origin,
             connections: HashMap::new(),
             search_results,
             search_replies,
@@ -190,6 +243,9 @@ impl GameTask {
             match event {
                 Event::StartSearch(request) => self.start_search(request),
                 Event::CancelSearch(search_id) => {
+                    if self.deferred.is_some_and(|deferred| deferred.search_id == search_id) {
+                        self.deferred = None;
+                    }
                     if let Some(cancel) = self.searches.remove(&search_id) {
                         cancel.store(true, Ordering::Relaxed);
                     }
@@ -266,6 +322,7 @@ impl GameTask {
                     let game = self.state.game();
                     let finished = convert::finished(ending, game, now, self.state.rated_players());
                     rated = store.finish_game(id, &finished).await?;
+                    let _ = self.context.follow_ups.send(FollowUp::Ended(id.clone()));
                 }
                 Event::RematchStarted { game_id, setup, .. } => {
                     let room = store.load_game(id).await?.game.room_code;
@@ -292,7 +349,8 @@ impl GameTask {
     /// Has the registry start the rematch's game, and waits until it runs.
     async fn start_rematch(&self, next: GameState) -> Result<(), ServiceError> {
         let (started, answer) = oneshot::channel();
-        let follow_up = FollowUp::StartRematch { state: Box::new(next), started };
+        let origin = self.origin.clone();
+        let follow_up = FollowUp::StartRematch { state: Box::new(next), origin, started };
         self.context.follow_ups.send(follow_up).map_err(|_| ServiceError::Unavailable)?;
         answer.await.map_err(|_| ServiceError::Unavailable)?
     }
@@ -328,6 +386,9 @@ impl GameTask {
         if after != before {
             self.broadcast(Broadcast::Presence { black: after.0, white: after.1 });
         }
+        if connected && let Some(request) = self.deferred.take() {
+            self.run_search(request);
+        }
     }
 
     fn subscribe(&self, player: &PlayerId, since: Option<u64>) -> Subscription {
@@ -348,13 +409,25 @@ impl GameTask {
         }
     }
 
+    /// Starts `request`'s search, or, with nobody connected, keeps it until someone is: a game
+    /// whose players have all gone costs no search.
     fn start_search(&mut self, request: SearchRequest) {
+        if self.connections.is_empty() {
+            self.deferred = Some(request);
+            return;
+        }
+        self.run_search(request);
+    }
+
+    fn run_search(&mut self, request: SearchRequest) {
         let cancel = Arc::new(AtomicBool::new(false));
         self.searches.insert(request.search_id, Arc::clone(&cancel));
         let pool = self.context.pool.clone();
         let results = self.search_results.clone();
+        let origin = self.origin.clone();
         tokio::spawn(async move {
-            if let Some(mv) = pool.best_move(request.board, request.level, cancel).await {
+            let owner = (origin.owner, origin.urgency);
+            if let Some(mv) = pool.best_move((request.board, request.level), owner, cancel).await {
                 let _ = results.send((request.search_id, mv)).await;
             }
         });

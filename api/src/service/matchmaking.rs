@@ -13,11 +13,11 @@ use outflank_matchmaker::{
 };
 
 use crate::accounts::rating::shown;
-use crate::domain::{GameId, Nickname, PlayerId, Timestamp};
+use crate::domain::{ClientKey, GameId, Nickname, PlayerId, Timestamp};
 use crate::live::{Human, Setup};
 use crate::storage::{DbError, Store};
 
-use super::{GameHub, ServiceError};
+use super::{GameHub, Origin, ServiceError};
 
 /// How often each node runs the pairing.
 const PAIRING_EVERY: Duration = Duration::from_millis(500);
@@ -180,6 +180,7 @@ impl Matchmaking {
         &self,
         decision: &Decision,
         me: &Human,
+        client: ClientKey,
     ) -> Result<Paired, ServiceError> {
         match decision {
             Decision::Match { queue, black, white, pairing } => {
@@ -192,7 +193,10 @@ impl Matchmaking {
                     QueueKind::Ranked => Setup::Ranked { black, white },
                 };
                 let game_id = GameId::from_pairing(*pairing);
-                self.hub.create_with_id(game_id.clone(), setup, Game::default(), None).await?;
+                let origin = Origin::people();
+                self.hub
+                    .create_with_id(game_id.clone(), setup, Game::default(), None, origin)
+                    .await?;
                 Ok(Paired { game_id, opponent, computer: None })
             }
             Decision::Computer { level, .. } => {
@@ -203,7 +207,8 @@ impl Matchmaking {
                 };
                 let color = if rand::random::<bool>() { Color::Black } else { Color::White };
                 let setup = Setup::Computer { human: me.clone(), color, level };
-                let game_id = self.hub.create(setup, Game::default(), None).await?;
+                let origin = Origin::stand_in(client);
+                let game_id = self.hub.create(setup, Game::default(), None, origin).await?;
                 let opponent = super::display_name(&crate::live::Player::Computer(level));
                 Ok(Paired { game_id, opponent, computer: Some(level) })
             }

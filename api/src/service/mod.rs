@@ -7,8 +7,10 @@
 //! in domain values ([`crate::live::Broadcast`], [`ServiceError`]); the socket edge renders them.
 
 mod clock;
+mod computer_budget;
 mod convert;
 mod error;
+mod fair_queue;
 mod game_task;
 mod handle;
 mod local_game;
@@ -21,8 +23,11 @@ mod search;
 mod serving;
 
 pub use clock::{Clock, ManualClock};
+pub use computer_budget::OverBudget;
 pub use convert::{CorruptGame, display_name};
 pub use error::ServiceError;
+pub use fair_queue::{Owner, Urgency};
+pub use game_task::Origin;
 pub use handle::GameHandle;
 pub use local_game::Subscription;
 pub use matchmaking::{GUEST_RATING, Matchmaking, Paired, SeekRefusal};

@@ -5,18 +5,19 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
-use outflank_engine::Game;
+use outflank_engine::{Color, Game};
 use tokio::sync::{broadcast, mpsc};
 
-use crate::domain::{GameId, GameStatus, RoomCode};
+use crate::domain::{ClientKey, GameId, GameStatus, RoomCode};
 use crate::live::{GameState, Setup, Timing};
 use crate::metrics::Metrics;
 use crate::storage::{DbError, Store};
 
 use super::ServiceError;
 use super::clock::Clock;
+use super::computer_budget::ComputerBudget;
 use super::convert;
-use super::game_task::{FollowUp, GameTask, TaskContext};
+use super::game_task::{FollowUp, GameTask, Origin, TaskContext};
 use super::handle::{GameHandle, Locate, Route, RouteFuture};
 use super::local_game::LocalGame;
 use super::router::{Owner, Router};
@@ -24,6 +25,8 @@ use super::search::SearchPool;
 
 struct Inner {
     games: Mutex<HashMap<GameId, LocalGame>>,
+    /// Games against the computer in progress here, by player and client.
+    computer_games: Mutex<ComputerBudget>,
     context: Arc<TaskContext>,
 }
 
@@ -66,7 +69,11 @@ impl GameHub {
             follow_ups,
         };
         let hub = GameHub {
-            inner: Arc::new(Inner { games: Mutex::default(), context: Arc::new(context) }),
+            inner: Arc::new(Inner {
+                games: Mutex::default(),
+                computer_games: Mutex::default(),
+                context: Arc::new(context),
+            }),
         };
         tokio::spawn(follow_up_loop(Arc::downgrade(&hub.inner), requests));
         hub
@@ -87,9 +94,33 @@ impl GameHub {
         setup: Setup,
         game: Game,
         room: Option<&RoomCode>,
+        origin: Origin,
     ) -> Result<GameId, ServiceError> {
         let id = GameId::generate();
-        self.create_with_id(id.clone(), setup, game, room).await?;
+        self.create_with_id(id.clone(), setup, game, room, origin).await?;
+        Ok(id)
+    }
+
+    /// Creates a game against the computer that `player` asked for from `client`, within the
+    /// budget of games in progress per player and per client ([`OverBudget`]).
+    ///
+    /// # Errors
+    /// [`ServiceError::OverBudget`] when either is at its limit; a storage error otherwise.
+    pub async fn create_computer_game(
+        &self,
+        setup: Setup,
+        game: Game,
+        client: ClientKey,
+    ) -> Result<GameId, ServiceError> {
+        let player = setup.human(setup.computer().map_or(Color::Black, |(color, _)| !color));
+        let player = player.map(|human| human.id.clone()).ok_or(ServiceError::Unavailable)?;
+        let id = GameId::generate();
+        lock(&self.inner.computer_games).admit(id.clone(), player, client)?;
+        let created = self.create_with_id(id.clone(), setup, game, None, Origin::client(client));
+        if let Err(error) = created.await {
+            lock(&self.inner.computer_games).release(&id);
+            return Err(error);
+        }
         Ok(id)
     }
 
@@ -104,6 +135,7 @@ impl GameHub {
         setup: Setup,
         game: Game,
         room: Option<&RoomCode>,
+        origin: Origin,
     ) -> Result<(), ServiceError> {
         self.refuse_when_stopping()?;
         let now = self.inner.context.clock.now();
@@ -120,7 +152,7 @@ impl GameHub {
         // A new id is free, so this claims it; the claim tells other nodes where it runs.
         context.router.claim(&id).await?;
         let state = GameState::from_game(id, setup, game, context.timing, now);
-        self.start(state);
+        self.start(state, origin);
         Ok(())
     }
 
@@ -161,7 +193,8 @@ impl GameHub {
         if let Some(handle) = self.running(id) {
             return Ok(Route::Local(handle));
         }
-        Ok(Route::Local(self.start(state)))
+        let origin = Origin::of(&state);
+        Ok(Route::Local(self.start(state, origin)))
     }
 
     /// Keeps this node's leases on the games it runs; a game another node has taken over (this
@@ -248,13 +281,13 @@ impl GameHub {
         }
     }
 
-    pub(super) fn start(&self, state: GameState) -> LocalGame {
+    pub(super) fn start(&self, state: GameState, origin: Origin) -> LocalGame {
         let id = state.id().clone();
         let mut games = lock(&self.inner.games);
         if let Some(handle) = games.get(&id).filter(|handle| handle.is_running()) {
             return handle.clone();
         }
-        let (handle, task) = GameTask::new(state, Arc::clone(&self.inner.context));
+        let (handle, task) = GameTask::new(state, origin, Arc::clone(&self.inner.context));
         games.insert(id, handle.clone());
         tokio::spawn(task.run());
         handle
@@ -284,13 +317,17 @@ async fn follow_up_loop(registry: Weak<Inner>, mut requests: mpsc::UnboundedRece
         let Some(inner) = registry.upgrade() else { break };
         let hub = GameHub { inner };
         match follow_up {
-            FollowUp::StartRematch { state, started } => {
+            FollowUp::StartRematch { state, origin, started } => {
                 // Claimed and started off this loop, so a slow cluster delays only this rematch.
                 tokio::spawn(async move {
-                    let _ = started.send(hub.start_rematch(*state).await);
+                    let _ = started.send(hub.start_rematch(*state, origin).await);
                 });
             }
-            FollowUp::Stopped(id) => hub.remove_if_stopped(&id),
+            FollowUp::Ended(id) => lock(&hub.inner.computer_games).release(&id),
+            FollowUp::Stopped(id) => {
+                lock(&hub.inner.computer_games).release(&id);
+                hub.remove_if_stopped(&id);
+            }
         }
     }
 }
@@ -298,10 +335,10 @@ async fn follow_up_loop(registry: Weak<Inner>, mut requests: mpsc::UnboundedRece
 impl GameHub {
     /// Claims a rematch's new game (its id is new, so the claim succeeds unless the cluster
     /// cannot be reached) and starts it here.
-    async fn start_rematch(&self, state: GameState) -> Result<(), ServiceError> {
+    async fn start_rematch(&self, state: GameState, origin: Origin) -> Result<(), ServiceError> {
         match self.inner.context.router.claim(state.id()).await? {
             Owner::Here => {
-                self.start(state);
+                self.start(state, origin);
                 Ok(())
             }
             // Someone asked for the game before it existed and a node claimed it meanwhile: it

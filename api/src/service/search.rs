@@ -1,19 +1,21 @@
-//! Computer searches on a bounded set of blocking workers, so they never starve the sockets.
+//! Computer searches on a bounded set of blocking workers, so they never starve the sockets,
+//! shared fairly ([`FairQueue`]): one search at a time per owner, owners in turn, and the
+//! computer standing in for a missing opponent first.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use crate::metrics::Metrics;
 use outflank_engine::ai::{self, Level};
 use outflank_engine::{Board, Move};
-use tokio::sync::Semaphore;
 
-use crate::metrics::Metrics;
+use super::fair_queue::{FairQueue, Owner, Urgency};
 
 /// Runs engine searches, at most `workers` at a time, off the async runtime.
 #[derive(Clone, Debug)]
 pub struct SearchPool {
-    permits: Arc<Semaphore>,
+    turns: FairQueue,
     metrics: Metrics,
 }
 
@@ -21,7 +23,7 @@ impl SearchPool {
     /// A pool running at most `workers` searches at once (at least one), counting its searches
     /// in `metrics`.
     pub fn new(workers: usize, metrics: Metrics) -> SearchPool {
-        SearchPool { permits: Arc::new(Semaphore::new(workers.max(1))), metrics }
+        SearchPool { turns: FairQueue::new(workers), metrics }
     }
 
     /// A pool sized for this machine: one worker per core but one, so sockets keep a core.
@@ -30,16 +32,17 @@ impl SearchPool {
         SearchPool::new(cores.saturating_sub(1), metrics)
     }
 
-    /// The move `level` plays in `board`; `None` if `cancel` was set before or during the
-    /// search (a cancelled search never yields a move) or the game is over.
+    /// The move `level` plays in `board`, searched in a turn of `owner`'s; `None` if `cancel`
+    /// was set before or during the search (a cancelled search never yields a move) or the
+    /// game is over.
     pub async fn best_move(
         &self,
-        board: Board,
-        level: Level,
+        (board, level): (Board, Level),
+        (owner, urgency): (Owner, Urgency),
         cancel: Arc<AtomicBool>,
     ) -> Option<Move> {
         let mut counted = self.metrics.search_queued();
-        let permit = Arc::clone(&self.permits).acquire_owned().await.ok()?;
+        let permit = self.turns.turn(owner, urgency).await;
         if cancel.load(Ordering::Relaxed) {
             return None;
         }

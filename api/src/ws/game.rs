@@ -233,6 +233,7 @@ fn refusal(error: &ServiceError) -> (&'static str, ServerMsg) {
     let code = match error {
         ServiceError::Command(error) => return (error.code(), ServerMsg::from(*error)),
         ServiceError::NotFound(_) => codes::GAME_NOT_FOUND,
+        ServiceError::OverBudget(_) => codes::TOO_MANY_GAMES,
         ServiceError::Storage(_) | ServiceError::Unavailable | ServiceError::Corrupt(_) => {
             codes::UNAVAILABLE
         }

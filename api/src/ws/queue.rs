@@ -9,7 +9,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use actix_ws::CloseCode;
 use outflank_matchmaker::{Decision, QueueKind};
 
-use crate::domain::Timestamp;
+use crate::domain::{ClientKey, Timestamp};
+use crate::http::client_address::client_of;
 use crate::http::error::error_response;
 use crate::http::session::current_session;
 use crate::live::Human;
@@ -46,6 +47,8 @@ async fn connect(
     let conversation = QueueSocket {
         me: Human { id: session.player, name: session.nickname },
         signed_in: session.account,
+        client: client_of(&request)
+            .unwrap_or_else(|| ClientKey::of(std::net::Ipv4Addr::UNSPECIFIED.into())),
         matchmaking: matchmaking.get_ref().clone(),
         search: None,
         tick: tokio::time::interval(TICK),
@@ -67,6 +70,8 @@ struct QueueSocket {
     me: Human,
     /// Whether the session is signed in with an account.
     signed_in: bool,
+    /// Where the seeker connects from.
+    client: ClientKey,
     matchmaking: Matchmaking,
     /// The current search; `None` when not searching.
     search: Option<Search>,
@@ -182,7 +187,7 @@ impl QueueSocket {
 
     async fn announce(&mut self, socket: &mut Socket, decision: &Decision) -> Flow {
         self.search = None;
-        match self.matchmaking.start_game(decision, &self.me).await {
+        match self.matchmaking.start_game(decision, &self.me, self.client).await {
             Ok(paired) => {
                 let opponent = OpponentMsg {
                     name: paired.opponent,

@@ -119,3 +119,58 @@ async fn the_computers_side_is_always_present() {
     let presence = socket.next_any().await.unwrap();
     assert_eq!(presence, json!({ "type": "presence", "black": true, "white": true }));
 }
+
+#[actix_web::test]
+async fn a_player_may_have_three_computer_games_in_progress_and_no_more() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let new_game = json!({ "mode": "computer", "level": "hard", "color": "white" });
+    let mut games = Vec::new();
+    for _ in 0..3 {
+        games.push(ann.create_game(new_game.clone()).await);
+    }
+    let refused = ann.post("/api/games", &new_game).await;
+    assert_eq!(refused.status(), 429);
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "too_many_games");
+    // Leaving one (it resigns) frees its place.
+    let (mut socket, _) = ann.join(&games[0]).await;
+    socket.send(json!({ "type": "leave" })).await;
+    socket.until("ended").await;
+    assert_eq!(ann.post("/api/games", &new_game).await.status(), 201);
+}
+
+#[actix_web::test]
+async fn many_sessions_of_one_address_share_its_computer_games() {
+    let app = spawn_app().await;
+    let new_game = json!({ "mode": "computer", "level": "hard", "color": "white" });
+    for n in 0..10 {
+        let guest = app.user(&format!("Guest {n}")).await;
+        guest.create_game(new_game.clone()).await;
+    }
+    let one_more = app.user("Guest 10").await;
+    let refused = one_more.post("/api/games", &new_game).await;
+    assert_eq!(refused.status(), 429);
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "too_many_games");
+}
+
+#[actix_web::test]
+async fn the_computer_thinks_only_while_someone_is_there() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let id =
+        ann.create_game(json!({ "mode": "computer", "level": "easy", "color": "white" })).await;
+    // Well past the computer's 300-ms delay, with nobody connected: no search, no move.
+    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    let game: Value = ann.get(&format!("/api/games/{id}")).await.json().await.unwrap();
+    assert_eq!(game["moves"].as_array().unwrap().len(), 0, "{game}");
+    let metrics = app.get("/metrics").await.text().await.unwrap();
+    assert!(metrics.contains("outflank_searches_queued 0\n"), "{metrics}");
+    // Ann opens the game: the computer plays its first move.
+    let (mut socket, snapshot) = ann.join(&id).await;
+    if snapshot["moves"].as_array().unwrap().is_empty() {
+        let moved = socket.expect("moved").await;
+        assert_eq!(moved["last_move"]["color"], "black");
+    }
+}
