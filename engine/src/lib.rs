@@ -33,7 +33,7 @@ pub use square::{ParseSquareError, Square};
 mod game;
 pub mod record;
 pub use game::{Game, Outcome, ReplayError};
-pub use record::{ParseRecordError, Record};
+pub use record::{Conclusion, ParseRecordError, Record};
 
 // Exact endgame solving.
 pub mod solve;

@@ -10,16 +10,29 @@
 //! Result: Black 13, White 0
 //! ```
 //!
-//! Moves are numbered in Black/White pairs and every pass is written `pass` in its slot. An
-//! unfinished game has `Result: unfinished`. Each line ends with a newline.
+//! Moves are numbered in Black/White pairs and every pass is written `pass` in its slot. Each
+//! line ends with a newline.
+//!
+//! The `Result:` line gives the score of a game that is over on the board. A game that is not
+//! over has `Result: unfinished`, unless the record carries a [`Conclusion`] saying how it
+//! ended all the same:
+//!
+//! ```text
+//! Result: Black wins, White resigned
+//! Result: White wins on time
+//! Result: draw agreed
+//! Result: aborted
+//! ```
 //!
 //! Reading accepts that form or a bare move list. Squares may be upper or lower case, with or
 //! without spaces or commas between them (`d3 c5 f6`, `d3,c5,f6`, `D3C5F6`); move numbers such
 //! as `1.` or `12...` are skipped; a pass is written `pass`, `pa` or `--` (any case) or left
 //! out, since a side without a move passes automatically. In a full record the blank lines and
 //! the spaces around lines are free, the moves may run over several lines, and the `Result:`
-//! line may be left out; when present it must agree with the replayed game. Only games from
-//! the standard start can be written or read.
+//! line may be left out. When present, in any case, it must be one of the forms above and
+//! agree with the replayed game: the score if the moves finish the game, otherwise
+//! `unfinished` or a conclusion, which the record then carries. Only games from the standard
+//! start can be written or read.
 //!
 //! Errors name a move by its ply number, 1-based and counting every pass, written or
 //! inserted: the same number the move has in the record, where move `n. x y` holds plies
@@ -31,7 +44,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::game::Replay;
-use crate::{Board, Color, Game, IllegalMove, Move, Square};
+use crate::{Board, Color, Game, GameResult, IllegalMove, Move, Square};
 
 const HEADER: &str = "Reversi game record, format 1";
 const COORDINATES: &str = "Coordinates: files a to h left to right, ranks 1 to 8 top to bottom";
@@ -45,7 +58,8 @@ const RECORD_STARTS: [&str; 3] = ["Reversi", "Coordinates:", "Start:"];
 /// Longest excerpt of the input quoted in an error, in characters.
 const EXCERPT: usize = 80;
 
-/// A game from the standard start, written and read as text.
+/// A game from the standard start, written and read as text, with how it ended if that was
+/// not on the board (a [`Conclusion`]).
 ///
 /// ```
 /// use outflank_engine::Record;
@@ -58,6 +72,53 @@ const EXCERPT: usize = 80;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
     game: Game,
+    /// How the game ended if not on the board; always `None` for a game that is over.
+    conclusion: Option<Conclusion>,
+}
+
+/// How a game that is not over on the board ended, so that its record says so rather than
+/// `unfinished`. Each is written on the `Result:` line as its [`Display`](fmt::Display) text.
+///
+/// ```
+/// use outflank_engine::{Color, Conclusion};
+///
+/// let resigned = Conclusion::Resignation { winner: Color::Black };
+/// assert_eq!(resigned.to_string(), "Black wins, White resigned");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Conclusion {
+    /// The other side resigned: `Black wins, White resigned`.
+    Resignation { winner: Color },
+    /// The other side ran out of time: `Black wins on time`.
+    Timeout { winner: Color },
+    /// Both players agreed a draw: `draw agreed`.
+    DrawAgreed,
+    /// The game was called off without a result: `aborted`.
+    Aborted,
+}
+
+/// Every conclusion, to recognise a written one by its text.
+const CONCLUSIONS: [Conclusion; 6] = [
+    Conclusion::Resignation { winner: Color::Black },
+    Conclusion::Resignation { winner: Color::White },
+    Conclusion::Timeout { winner: Color::Black },
+    Conclusion::Timeout { winner: Color::White },
+    Conclusion::DrawAgreed,
+    Conclusion::Aborted,
+];
+
+/// The text of the `Result:` line, after `Result: `.
+impl fmt::Display for Conclusion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Conclusion::Resignation { winner } => {
+                write!(f, "{winner} wins, {} resigned", winner.opposite())
+            }
+            Conclusion::Timeout { winner } => write!(f, "{winner} wins on time"),
+            Conclusion::DrawAgreed => f.write_str("draw agreed"),
+            Conclusion::Aborted => f.write_str("aborted"),
+        }
+    }
 }
 
 /// A game that cannot be written as a record: it does not begin at the standard start.
@@ -66,6 +127,19 @@ pub struct Record {
 #[error("a record starts from the standard position, but this game starts from {}", .game.start())]
 pub struct NonStandardStart {
     pub game: Game,
+}
+
+/// A conclusion given to a game that is over on the board: a finished game's result is its
+/// score. The record is handed back unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error(
+    "the game is over on the board with {:?}, so its result cannot be {:?}",
+    ResultText(.record.game(), None).to_string(),
+    .conclusion.to_string()
+)]
+pub struct AlreadyOver {
+    pub record: Record,
+    pub conclusion: Conclusion,
 }
 
 /// Why a text is not a readable record or move list.
@@ -89,6 +163,12 @@ pub enum ParseRecordError {
     /// The `Result:` line disagrees with the replayed game.
     #[error("the Result line says {written:?} but the moves give {actual:?}")]
     Result { written: String, actual: String },
+    /// The `Result:` line is none of the forms a record writes, whatever the moves.
+    #[error(
+        "the Result line says {0:?}, which is not a score, \"unfinished\", a win by resignation \
+         or on time, \"draw agreed\" or \"aborted\""
+    )]
+    UnknownResult(String),
 }
 
 /// What is wrong with a move of a record (see [`ParseRecordError::Move`]).
@@ -121,10 +201,38 @@ impl Record {
     /// [`NonStandardStart`], holding the game, if it does not begin at [`Board::start`].
     pub fn new(game: Game) -> Result<Record, NonStandardStart> {
         if game.start() == Board::start() {
-            Ok(Record { game })
+            Ok(Record { game, conclusion: None })
         } else {
             Err(NonStandardStart { game })
         }
+    }
+
+    /// The record of a game that is not over on the board but ended as `conclusion`; it
+    /// replaces any conclusion the record had.
+    ///
+    /// ```
+    /// use outflank_engine::{Color, Conclusion, Game, Record};
+    ///
+    /// let timeout = Conclusion::Timeout { winner: Color::White };
+    /// let record = Record::new(Game::default()).unwrap().with_conclusion(timeout).unwrap();
+    /// assert_eq!(record.conclusion(), Some(timeout));
+    /// assert!(record.to_string().ends_with("Result: White wins on time\n"));
+    /// ```
+    ///
+    /// # Errors
+    /// [`AlreadyOver`], holding the record, if the game is over on the board.
+    pub fn with_conclusion(self, conclusion: Conclusion) -> Result<Record, AlreadyOver> {
+        if self.game.is_over() {
+            Err(AlreadyOver { record: self, conclusion })
+        } else {
+            Ok(Record { conclusion: Some(conclusion), ..self })
+        }
+    }
+
+    /// How the game ended if it is not over on the board, or `None` if it is over or still
+    /// unfinished.
+    pub fn conclusion(&self) -> Option<Conclusion> {
+        self.conclusion
     }
 
     /// The game, replayed and checked.
@@ -132,7 +240,7 @@ impl Record {
         &self.game
     }
 
-    /// The game, to continue or to undo in.
+    /// The game, to continue or to undo in; the conclusion is dropped.
     pub fn into_game(self) -> Game {
         self.game
     }
@@ -167,18 +275,19 @@ impl fmt::Display for Record {
             write!(f, " {mv}")?;
         }
         writeln!(f)?;
-        writeln!(f, "Result: {}", ResultText(&self.game))
+        writeln!(f, "Result: {}", ResultText(&self.game, self.conclusion))
     }
 }
 
-/// `Black 13, White 0` for a finished game, `unfinished` otherwise.
-struct ResultText<'a>(&'a Game);
+/// `Black 13, White 0` for a finished game; for another, the conclusion or `unfinished`.
+struct ResultText<'a>(&'a Game, Option<Conclusion>);
 
 impl fmt::Display for ResultText<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0.result() {
-            Some(result) => write!(f, "Black {}, White {}", result.black, result.white),
-            None => f.write_str(UNFINISHED),
+        match (self.0.result(), self.1) {
+            (Some(GameResult { black, white, .. }), _) => write!(f, "Black {black}, White {white}"),
+            (None, Some(conclusion)) => conclusion.fmt(f),
+            (None, None) => f.write_str(UNFINISHED),
         }
     }
 }
@@ -211,7 +320,7 @@ fn parse_bare(text: &str) -> Result<Record, ParseRecordError> {
     if play_list(&mut replay, text)? == 0 {
         return Err(ParseRecordError::Empty);
     }
-    Ok(Record { game: replay.into_game() })
+    Ok(Record { game: replay.into_game(), conclusion: None })
 }
 
 /// The five-line record: header lines, moves (possibly over several lines), optional result.
@@ -258,15 +367,55 @@ fn parse_full(text: &str) -> Result<Record, ParseRecordError> {
         }
     }
     let game = replay.into_game();
-    if let Some(written) = written_result {
-        let written = written.split_whitespace().collect::<Vec<_>>().join(" ");
-        let actual = ResultText(&game).to_string();
-        if !written.eq_ignore_ascii_case(&actual) {
-            let written = excerpt(&written, EXCERPT);
-            return Err(ParseRecordError::Result { written, actual });
-        }
+    let conclusion = match written_result {
+        Some(written) => check_result(&game, written)?,
+        None => None,
+    };
+    Ok(Record { game, conclusion })
+}
+
+/// What a `Result:` line says, before it is checked against the moves.
+enum WrittenResult {
+    /// `Black 13, White 0`, with any counts.
+    Score,
+    Unfinished,
+    Concluded(Conclusion),
+}
+
+/// Checks the text of a `Result:` line against the replayed game; returns the conclusion it
+/// gives, if any.
+fn check_result(game: &Game, written: &str) -> Result<Option<Conclusion>, ParseRecordError> {
+    let written = written.split_whitespace().collect::<Vec<_>>().join(" ");
+    let said = read_result(&written)
+        .ok_or_else(|| ParseRecordError::UnknownResult(excerpt(&written, EXCERPT)))?;
+    let actual = ResultText(game, None).to_string();
+    match (game.is_over(), said) {
+        (true, WrittenResult::Score) if written.eq_ignore_ascii_case(&actual) => Ok(None),
+        (false, WrittenResult::Unfinished) => Ok(None),
+        (false, WrittenResult::Concluded(conclusion)) => Ok(Some(conclusion)),
+        _ => Err(ParseRecordError::Result { written: excerpt(&written, EXCERPT), actual }),
     }
-    Ok(Record { game })
+}
+
+/// Recognises the text of a `Result:` line, spaces already collapsed, in any case.
+fn read_result(written: &str) -> Option<WrittenResult> {
+    if written.eq_ignore_ascii_case(UNFINISHED) {
+        return Some(WrittenResult::Unfinished);
+    }
+    if let Some(&conclusion) =
+        CONCLUSIONS.iter().find(|conclusion| written.eq_ignore_ascii_case(&conclusion.to_string()))
+    {
+        return Some(WrittenResult::Concluded(conclusion));
+    }
+    is_score(written).then_some(WrittenResult::Score)
+}
+
+/// Whether `text` has the form `Black 13, White 0`, with any counts, in any case.
+fn is_score(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let counts = lower.strip_prefix("black ").and_then(|rest| rest.split_once(", white "));
+    let is_count = |count: &str| !count.is_empty() && count.bytes().all(|b| b.is_ascii_digit());
+    counts.is_some_and(|(black, white)| is_count(black) && is_count(white))
 }
 
 /// Plays the moves of `text`; returns how many were listed.

@@ -1,8 +1,9 @@
 //! Text records (SPEC.md §4): the exact written form, reading records and bare move lists,
-//! and the errors that name a bad move by number and text.
+//! how a game that is not over on the board ended, and the errors that name a bad move by
+//! number and text.
 
-use outflank_engine::record::{BadMove, NonStandardStart};
-use outflank_engine::{Board, Color, Game, Move, ParseRecordError, Record, Square};
+use outflank_engine::record::{AlreadyOver, BadMove, NonStandardStart};
+use outflank_engine::{Board, Color, Conclusion, Game, Move, ParseRecordError, Record, Square};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
@@ -72,6 +73,158 @@ fn a_game_from_another_start_cannot_be_a_record() {
     let start = Board::start().play(Move::Place(Square::D3)).unwrap();
     let game = Game::new(start);
     assert_eq!(Record::new(game.clone()), Err(NonStandardStart { game }));
+}
+
+// Games that end before the board does.
+
+/// Every way a game that is not over on the board can end.
+const CONCLUSIONS: [Conclusion; 6] = [
+    Conclusion::Resignation { winner: Color::Black },
+    Conclusion::Resignation { winner: Color::White },
+    Conclusion::Timeout { winner: Color::Black },
+    Conclusion::Timeout { winner: Color::White },
+    Conclusion::DrawAgreed,
+    Conclusion::Aborted,
+];
+
+/// The record of the game after `moves`, ended as `conclusion`.
+fn concluded(moves: &str, conclusion: Conclusion) -> Record {
+    record(game(moves))
+        .with_conclusion(conclusion)
+        .expect("test games with a conclusion are not over")
+}
+
+#[test]
+fn a_resignation_is_written_with_the_winner_and_the_side_that_resigned() {
+    let text = concluded("d3 c3 b3", Conclusion::Resignation { winner: Color::Black }).to_string();
+    let expected = full_record("Moves: 1. d3 c3 2. b3", "Result: Black wins, White resigned");
+    assert_eq!(text, expected);
+    let text = concluded("d3 c3 b3", Conclusion::Resignation { winner: Color::White }).to_string();
+    let expected = full_record("Moves: 1. d3 c3 2. b3", "Result: White wins, Black resigned");
+    assert_eq!(text, expected);
+}
+
+#[test]
+fn a_loss_on_time_is_written_with_the_winner() {
+    let text = concluded("d3 c3", Conclusion::Timeout { winner: Color::White }).to_string();
+    assert_eq!(text, full_record("Moves: 1. d3 c3", "Result: White wins on time"));
+    let text = concluded("d3 c3", Conclusion::Timeout { winner: Color::Black }).to_string();
+    assert_eq!(text, full_record("Moves: 1. d3 c3", "Result: Black wins on time"));
+}
+
+#[test]
+fn an_agreed_draw_is_written_as_draw_agreed() {
+    let text = concluded("d3 c3 b3 d2", Conclusion::DrawAgreed).to_string();
+    assert_eq!(text, full_record("Moves: 1. d3 c3 2. b3 d2", "Result: draw agreed"));
+}
+
+#[test]
+fn an_aborted_game_is_written_as_aborted() {
+    let text = record(Game::default()).with_conclusion(Conclusion::Aborted).unwrap().to_string();
+    assert_eq!(text, full_record("Moves:", "Result: aborted"));
+}
+
+#[test]
+fn a_record_has_no_conclusion_until_given_one_and_the_last_one_given_counts() {
+    let plain = record(game("d3 c3"));
+    assert_eq!(plain.conclusion(), None);
+    let resigned = Conclusion::Resignation { winner: Color::White };
+    let record = plain.with_conclusion(Conclusion::DrawAgreed).unwrap().with_conclusion(resigned);
+    assert_eq!(record.map(|record| record.conclusion()), Ok(Some(resigned)));
+}
+
+#[test]
+fn a_conclusion_for_a_game_over_on_the_board_is_refused_and_the_record_handed_back() {
+    let finished = record(game("d3 c3 b3 d2 e1 d6 d7 e3 f4"));
+    let conclusion = Conclusion::Resignation { winner: Color::White };
+    let refused = finished.clone().with_conclusion(conclusion);
+    assert_eq!(refused, Err(AlreadyOver { record: finished, conclusion }));
+    assert_eq!(
+        refused.unwrap_err().to_string(),
+        r#"the game is over on the board with "Black 13, White 0", so its result cannot be "White wins, Black resigned""#
+    );
+}
+
+#[test]
+fn every_conclusion_reads_back_from_its_record() {
+    for conclusion in CONCLUSIONS {
+        let text = concluded("d3 c3 b3", conclusion).to_string();
+        let read = text.parse::<Record>();
+        assert_eq!(read.as_ref().map(Record::conclusion), Ok(Some(conclusion)), "{text}");
+        assert_eq!(read.as_ref().map(Record::game), Ok(&game("d3 c3 b3")), "{text}");
+        assert_eq!(read.map(|read| read.to_string()), Ok(text));
+    }
+}
+
+#[test]
+fn a_conclusion_reads_in_any_case_and_spacing_and_is_written_back_as_the_format_says() {
+    let text = full_record("Moves: 1. d3 c3", "Result:   black WINS,  white resigned ");
+    let read = text.parse::<Record>().unwrap();
+    assert_eq!(read.conclusion(), Some(Conclusion::Resignation { winner: Color::Black }));
+    assert_eq!(
+        read.to_string(),
+        full_record("Moves: 1. d3 c3", "Result: Black wins, White resigned")
+    );
+}
+
+#[test]
+fn an_unfinished_record_or_a_bare_list_reads_without_a_conclusion() {
+    let unfinished = full_record("Moves: 1. d3 c3", "Result: unfinished");
+    assert_eq!(unfinished.parse::<Record>().map(|read| read.conclusion()), Ok(None));
+    let without_result = full_record("Moves: 1. d3 c3", "");
+    assert_eq!(without_result.parse::<Record>().map(|read| read.conclusion()), Ok(None));
+    assert_eq!("d3 c3".parse::<Record>().map(|read| read.conclusion()), Ok(None));
+}
+
+#[test]
+fn a_conclusion_for_a_game_the_moves_finish_is_rejected() {
+    let text = SHORTEST.replace("Black 13, White 0", "White wins on time");
+    assert_eq!(
+        parse(&text),
+        Err(ParseRecordError::Result {
+            written: "White wins on time".into(),
+            actual: "Black 13, White 0".into()
+        })
+    );
+    assert_eq!(
+        error(&text),
+        r#"the Result line says "White wins on time" but the moves give "Black 13, White 0""#
+    );
+    let text = SHORTEST.replace("Black 13, White 0", "aborted");
+    assert_eq!(
+        error(&text),
+        r#"the Result line says "aborted" but the moves give "Black 13, White 0""#
+    );
+}
+
+#[test]
+fn an_unknown_result_is_rejected_naming_what_it_says() {
+    let text = full_record("Moves: 1. d3 c3", "Result: White  forfeits");
+    assert_eq!(parse(&text), Err(ParseRecordError::UnknownResult("White forfeits".into())));
+    assert_eq!(
+        error(&text),
+        "the Result line says \"White forfeits\", which is not a score, \"unfinished\", a win by \
+         resignation or on time, \"draw agreed\" or \"aborted\""
+    );
+}
+
+#[test]
+fn an_unknown_result_is_rejected_even_for_a_game_the_moves_finish() {
+    let text = SHORTEST.replace("Black 13, White 0", "Black won");
+    assert_eq!(parse(&text), Err(ParseRecordError::UnknownResult("Black won".into())));
+}
+
+#[test]
+fn an_empty_result_is_an_unknown_result() {
+    let text = full_record("Moves: 1. d3 c3", "Result:");
+    assert_eq!(parse(&text), Err(ParseRecordError::UnknownResult(String::new())));
+}
+
+#[test]
+fn a_long_unknown_result_is_quoted_in_part() {
+    let text = full_record("Moves: 1. d3 c3", &format!("Result: {}", "x".repeat(1_000)));
+    let quoted = format!("{}…", "x".repeat(80));
+    assert_eq!(parse(&text), Err(ParseRecordError::UnknownResult(quoted)));
 }
 
 // Reading.
@@ -363,6 +516,10 @@ fn piece() -> impl Strategy<Value = String> {
             "Moves:",
             "Result: Black 13, White 0",
             "Result: unfinished",
+            "Result: Black wins, White resigned",
+            "Result: White wins on time",
+            "Result: draw agreed",
+            "Result: aborted",
             "\n",
             " ",
             ",",
@@ -395,6 +552,19 @@ proptest! {
         let read = parse(&text);
         prop_assert_eq!(read.as_ref().map(Game::plies), Ok(game.plies()), "{}", text);
         prop_assert_eq!(read.map(|read| read.board()), Ok(game.board()));
+    }
+
+    #[test]
+    fn any_unfinished_game_with_any_conclusion_reads_back_from_its_record(
+        choices in prop::collection::vec(any::<Index>(), 0..=64),
+        which in any::<Index>(),
+    ) {
+        let game = random_game(&choices);
+        prop_assume!(!game.is_over());
+        let conclusion = CONCLUSIONS[which.index(CONCLUSIONS.len())];
+        let written = record(game).with_conclusion(conclusion).unwrap();
+        let text = written.to_string();
+        prop_assert_eq!(text.parse::<Record>(), Ok(written), "{}", text);
     }
 
     #[test]

@@ -5,20 +5,20 @@ use actix_web::http::header::{ContentDisposition, DispositionParam, DispositionT
 use actix_web::web::{self, ServiceConfig};
 use actix_web::{HttpRequest, HttpResponse};
 use outflank_engine::ai::Level;
-use outflank_engine::record::Record;
+use outflank_engine::record::{Conclusion, Record};
 use outflank_engine::{Color, Game, ParseRecordError};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use thiserror::Error;
 
-use crate::domain::{ClientKey, GameId};
+use crate::domain::{ClientKey, EndReason, GameId, GameStatus, Winner};
 use crate::http::client_address::client_of;
 use crate::http::error::{ApiError, api_error};
 use crate::identity::session::Session;
 use crate::live::{Human, Setup};
 use crate::routes::players::rated_game_json;
 use crate::service::{GameHub, Origin, OverBudget, ServiceError};
-use crate::storage::{DbError, GameRecord, Store};
+use crate::storage::{DbError, GameRecord, GameRow, Store};
 use crate::ws::protocol::board_text;
 
 pub fn configure(config: &mut ServiceConfig) {
@@ -264,6 +264,22 @@ fn game_json(record: &GameRecord) -> serde_json::Value {
     })
 }
 
+/// How `game` ended, when that was not on the board.
+fn conclusion(game: &GameRow) -> Option<Conclusion> {
+    let winner = game.winner.and_then(|winner| match winner {
+        Winner::Black => Some(Color::Black),
+        Winner::White => Some(Color::White),
+        Winner::Draw => None,
+    });
+    match (game.status, game.end_reason?) {
+        (GameStatus::Aborted, _) | (_, EndReason::Aborted) => Some(Conclusion::Aborted),
+        (_, EndReason::Resignation) => winner.map(|winner| Conclusion::Resignation { winner }),
+        (_, EndReason::Timeout) => winner.map(|winner| Conclusion::Timeout { winner }),
+        (_, EndReason::AgreedDraw) => Some(Conclusion::DrawAgreed),
+        (_, EndReason::Normal) => None,
+    }
+}
+
 /// `GET /api/games/{id}/record`: the text record, as a `reversi-game.txt` download.
 async fn record(
     path: web::Path<String>,
@@ -273,6 +289,11 @@ async fn record(
     let game = Game::from_moves(stored.game.start_position, stored.moves.iter().map(|row| row.mv))
         .map_err(|error| GameRouteError::Unavailable(error.to_string()))?;
     let record = Record::new(game).map_err(|_| GameRouteError::NotStandard)?;
+    // A game that ended before the board did says how: resigned, on time, agreed, aborted.
+    let record = match conclusion(&stored.game) {
+        Some(conclusion) => record.with_conclusion(conclusion).unwrap_or_else(|over| over.record),
+        None => record,
+    };
     Ok(HttpResponse::Ok()
         .content_type("text/plain; charset=utf-8")
         .insert_header(ContentDisposition {

@@ -102,3 +102,20 @@ async fn a_game_lists_the_position_after_every_ply_for_replay() {
     assert_eq!(positions[2]["board"], after_c3["board"]);
     assert_eq!(positions[2]["last_move"], after_c3["last_move"]);
 }
+
+#[actix_web::test]
+async fn the_record_of_a_resigned_game_says_who_resigned_and_reads_back() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let id = ann.create_game(json!({ "mode": "same_device" })).await;
+    let (mut socket, _) = ann.join(&id).await;
+    socket.play("d3").await;
+    socket.send(json!({ "type": "resign" })).await;
+    socket.until("ended").await;
+    let record = ann.get(&format!("/api/games/{id}/record")).await.text().await.unwrap();
+    assert_eq!(record.lines().nth(3), Some("Moves: 1. d3"));
+    assert_eq!(record.lines().nth(4), Some("Result: Black wins, White resigned"));
+    let imported =
+        ann.post("/api/games/import", &json!({ "record": record, "level": "easy" })).await;
+    assert_eq!(imported.status(), 201, "{:?}", imported.text().await);
+}
