@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Load runs: builds the server and the load tool (tests/load), starts the server on a free port
-# with a temporary database and raised rate limits, plays many friend games against it, stops
-# it and exits with the tool's status. docs/performance.md records the results.
+# with a temporary database and raised rate limits and socket cap (the defaults in the balancer
+# and attack modes), plays many friend games against it, stops it and exits with the tool's
+# status. docs/performance.md records the results.
 #
 #   tests/load.sh short          200 games for 30 s at 1–2 s per move, then 10 games at
 #                                0–50 ms per move for 10 s, so games end and rematch; no error
@@ -15,9 +16,18 @@
 #   tests/load.sh balancer       deploy/nginx.conf in front of two nodes set up as in
 #                                deploy/docker-compose.yml, without Docker: a few quick games
 #                                through the balancer alone, WebSockets included (debug)
+#   tests/load.sh attack         the abuse defences: 200 games at 1–2 s per move for 40 s after
+#                                a 20-s ramp, players spread over 10 loopback addresses, on a
+#                                server with its default limits; then the same on a fresh
+#                                server with 200 attack tasks from 127.0.0.2 (idle sockets,
+#                                ping floods, junk cookies, game spam). Prints both p99 move
+#                                acknowledgements and their ratio (the requirement: at most 2);
+#                                fails if a game had errors (release)
 #
 # Arguments after the mode go to the tool and override its settings, e.g.
 #   tests/load.sh full --games 2000 --json
+#   tests/load.sh attack --games 20 --attack 20 --ramp 5s --duration 10s
+# (in the attack mode they go to both runs, except that the first never attacks).
 # Environment: OUTFLANK_LOAD_PROFILE=debug|release overrides the build profile;
 # OUTFLANK_LOAD_NO_BUILD=1 uses the binaries already built; OUTFLANK_LOAD_SERVER=<path> runs
 # that server binary instead of building one (e.g. another checkout's); RUST_LOG is the servers' log filter
@@ -31,6 +41,7 @@ mode=${1:-short}
 [ $# -gt 0 ] && shift
 
 quick_args=()
+attack_args=()
 case $mode in
   short)
     profile=${OUTFLANK_LOAD_PROFILE:-debug}
@@ -60,8 +71,18 @@ case $mode in
     # Few enough games that setting them up stays within nginx's per-client limit.
     tool_args=(--games 6 --ramp 2s --duration 12s --think 0s..50ms)
     ;;
+  attack)
+    profile=${OUTFLANK_LOAD_PROFILE:-release}
+    nodes=1
+    # The server keeps its default limits: 64 sockets and 20 requests/s (burst 60) per address.
+    # 200 games are 400 players, so 10 addresses hold 40 sockets each and make 80 setup
+    # requests each (a session each, then a room or a join) over the ramp; the attack's one
+    # address meets the limits alone.
+    tool_args=(--games 200 --clients 10 --ramp 20s --duration 40s --think 1s..2s)
+    attack_args=(--attack 200)
+    ;;
   *)
-    echo "usage: tests/load.sh short|full|full-cluster|idle|balancer [load tool arguments...]" >&2
+    echo "usage: tests/load.sh short|full|full-cluster|idle|balancer|attack [load tool arguments...]" >&2
     exit 2
     ;;
 esac
@@ -70,7 +91,8 @@ say() { printf 'load: %s\n' "$*" >&2; }
 
 # Each socket is a file descriptor, in the server and in the tool.
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" || true
-if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt 12000 ] && [ "$mode" != short ]; then
+if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt 12000 ] \
+  && [ "$mode" != short ] && [ "$mode" != attack ]; then
   say "warning: the open-files limit is $(ulimit -n); 10,000 sockets need more (ulimit -n 65536 as root)"
 fi
 
@@ -148,8 +170,10 @@ if [ "$mode" = balancer ]; then
     OUTFLANK_TRUSTED_PROXIES=127.0.0.1,::1
     OUTFLANK_PUBLIC_URL="http://127.0.0.1:$balancer_port"
   )
-else
+elif [ "$mode" != attack ]; then
+  # Every player comes from 127.0.0.1: one address with up to 10,000 sockets.
   server_env+=(OUTFLANK_RATE_PER_SECOND=100000 OUTFLANK_RATE_BURST=100000)
+  server_env+=(OUTFLANK_SOCKETS_PER_ADDRESS=100000)
 fi
 if [ "$mode" = idle ]; then
   # Nobody moves: a long clock keeps the games from being aborted while the sockets are held.
@@ -168,9 +192,6 @@ if [ "$nodes" -gt 1 ]; then
     # Both nodes must sign sessions with the same key.
     OUTFLANK_SESSION_SECRET="$(head -c 48 /dev/urandom | od -An -tx1 | tr -d ' \n')"
   )
-else
-  server_env+=(OUTFLANK_DATA_DIR="$work/data")
-  mkdir -p "$work/data"
 fi
 
 # nginx from PATH, or Debian's package unpacked here (nothing is installed or started).
@@ -220,41 +241,114 @@ start_balancer() {
   say "balancer (deploy/nginx.conf, $("$binary" -v 2>&1 | sed 's/.*: //')): http://127.0.0.1:$balancer_port"
 }
 
-urls=()
-node_ports=()
-server_pid_args=()
-for node in $(seq 1 "$nodes"); do
-  port=$(free_port)
-  env "${server_env[@]}" OUTFLANK_ADDR="127.0.0.1:$port" "$server_bin" >"$work/server-$node.log" 2>&1 &
-  pid=$!
-  pids+=("$pid")
-  for _ in $(seq 1 120); do
-    curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
-    if ! kill -0 "$pid" 2>/dev/null; then
-      say "the server did not start:"
-      cat "$work/server-$node.log" >&2
+# Starts the nodes for the run named $1 (which names their logs and, on one node, their
+# embedded database's folder, so each run starts from an empty one) and waits until they are
+# ready; sets urls, node_ports and server_pid_args.
+start_nodes() {
+  local name=$1 node port pid
+  local node_env=("${server_env[@]}")
+  if [ "$nodes" -eq 1 ]; then
+    mkdir -p "$work/data-$name"
+    node_env+=(OUTFLANK_DATA_DIR="$work/data-$name")
+  fi
+  urls=()
+  node_ports=()
+  server_pid_args=()
+  for node in $(seq 1 "$nodes"); do
+    port=$(free_port)
+    env "${node_env[@]}" OUTFLANK_ADDR="127.0.0.1:$port" "$server_bin" \
+      >"$work/server-$name-$node.log" 2>&1 &
+    pid=$!
+    pids+=("$pid")
+    for _ in $(seq 1 120); do
+      curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
+      if ! kill -0 "$pid" 2>/dev/null; then
+        say "the server did not start:"
+        cat "$work/server-$name-$node.log" >&2
+        exit 1
+      fi
+      sleep 0.25
+    done
+    if ! curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1; then
+      say "the server on port $port is not ready after 30 s:"
+      tail -n 20 "$work/server-$name-$node.log" >&2
       exit 1
     fi
-    sleep 0.25
+    say "node $node: http://127.0.0.1:$port (pid $pid)"
+    urls+=(--url "http://127.0.0.1:$port")
+    node_ports+=("$port")
+    server_pid_args+=(--server-pid "$pid")
   done
-  if ! curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1; then
-    say "the server on port $port is not ready after 30 s:"
-    tail -n 20 "$work/server-$node.log" >&2
-    exit 1
-  fi
-  say "node $node: http://127.0.0.1:$port (pid $pid)"
-  urls+=(--url "http://127.0.0.1:$port")
-  node_ports+=("$port")
-  server_pid_args+=(--server-pid "$pid")
-done
+}
 
+# Sets status=1 if a node of the run named $1 stopped or panicked during it.
+check_nodes() {
+  local name=$1 node log
+  for node in $(seq 1 "$nodes"); do
+    log="$work/server-$name-$node.log"
+    if ! kill -0 "${pids[$((node - 1))]}" 2>/dev/null; then
+      say "node $node stopped during the run:"
+      tail -n 30 "$log" >&2
+      status=1
+    elif grep -q "panicked" "$log"; then
+      say "node $node panicked:"
+      grep -m 5 -A 3 "panicked" "$log" >&2
+      status=1
+    fi
+  done
+}
+
+# The p99 move-acknowledgement latency (ms) at full load in a report of the tool, text or
+# --json (the whole run's when it has no full-load part); empty when it has neither.
+p99_of() {
+  awk '
+    /^move ack latency, whole run / { sub(/.* p99 /, ""); sub(/ ms.*/, ""); p99["all"] = $0 }
+    /^move ack latency, at full load / { sub(/.* p99 /, ""); sub(/ ms.*/, ""); p99["steady"] = $0 }
+    /^  "ack_latency": / { in_latency = 1 }
+    in_latency && /^    "all": / { part = "all" }
+    in_latency && /^    "steady": / { part = "steady" }
+    in_latency && /"p99_ms": / { value = $2; gsub(/[^0-9.]/, "", value); p99[part] = value }
+    in_latency && /^  }/ { in_latency = 0 }
+    END { if ("steady" in p99) print p99["steady"]; else if ("all" in p99) print p99["all"] }
+  ' "$1"
+}
+
+status=0
+if [ "$mode" = attack ]; then
+  # The same games twice, each on a fresh server: without the attack, then with it.
+  for run in baseline attack; do
+    start_nodes "$run"
+    if [ "$run" = baseline ]; then
+      run_args=("${tool_args[@]}" "$@" --attack 0)
+    else
+      run_args=("${tool_args[@]}" "${attack_args[@]}" "$@")
+    fi
+    say "$run run: outflank-load ${urls[*]} ${run_args[*]}"
+    "$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${run_args[@]}" \
+      | tee "$work/report-$run.txt" || status=$?
+    check_nodes "$run"
+    stop_servers
+  done
+  baseline_p99=$(p99_of "$work/report-baseline.txt")
+  attack_p99=$(p99_of "$work/report-attack.txt")
+  ratio=$(awk -v a="${attack_p99:-0}" -v b="${baseline_p99:-0}" \
+    'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }')
+  verdict=$(awk -v r="$ratio" 'BEGIN {
+    if (r == "n/a") print "cannot be compared"
+    else if (r + 0 <= 2) print "within the required 2x"
+    else print "ABOVE the required 2x" }')
+  say "p99 move ack at full load: ${baseline_p99:-n/a} ms without the attack," \
+    "${attack_p99:-n/a} ms with it: ratio $ratio, $verdict"
+  exit "$status"
+fi
+
+start_nodes run
 if [ "$mode" = balancer ]; then
   start_balancer
   urls=(--url "http://127.0.0.1:$balancer_port")
 fi
 
 say "running: outflank-load ${urls[*]} ${tool_args[*]} $*"
-status=0
 "$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${tool_args[@]}" "$@" || status=$?
 if [ "$status" -eq 0 ] && [ ${#quick_args[@]} -gt 0 ]; then
   say "running: outflank-load ${urls[*]} ${quick_args[*]}"
@@ -271,16 +365,6 @@ if [ "$mode" = balancer ] && [ "$status" -eq 0 ]; then
   fi
 fi
 
-for node in $(seq 1 "$nodes"); do
-  if ! kill -0 "${pids[$((node - 1))]}" 2>/dev/null; then
-    say "node $node stopped during the run:"
-    tail -n 30 "$work/server-$node.log" >&2
-    status=1
-  elif grep -q "panicked" "$work/server-$node.log"; then
-    say "node $node panicked:"
-    grep -m 5 -A 3 "panicked" "$work/server-$node.log" >&2
-    status=1
-  fi
-done
+check_nodes run
 stop_servers
 exit "$status"

@@ -1,5 +1,6 @@
 //! Command-line arguments, parsed by hand.
 
+use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
 pub const USAGE: &str = "\
@@ -19,12 +20,24 @@ usage: outflank-load [options]
   --server-pid PID      a server process to measure (CPU, memory); repeat for several
   --idle-sockets N      instead of playing, open N sockets joined to games (not moving), hold
                         them for --duration and report the servers' memory per socket
+  --clients N           the players connect from N loopback addresses, 127.0.1.1 to 127.0.1.N,
+                        round-robin, so per-address limits apply to each share (default: the
+                        system's choice, 127.0.0.1, for everyone)
+  --attack N            N attack tasks run alongside the games for the whole run: idle sockets
+                        that never join, ping floods, requests with a 120 KiB junk cookie and
+                        computer games created as fast as possible (default 0)
+  --attack-from ADDR    the loopback address the attack comes from (default 127.0.0.2)
   --json                print the report as JSON
   --help                this text
 
 Durations: 250ms, 30s, 2m, or a number of seconds (1.5).
+--clients and --attack bind loopback addresses, so the nodes must be on loopback too.
 Exit status: 0 when no error occurred and at least one move was acknowledged (in --idle-sockets
-mode: every socket opened), 1 otherwise, 2 for bad arguments.";
+mode: every socket opened), 1 otherwise, 2 for bad arguments. Refusals of the attack are
+counted in the report's attack section and are not errors.";
+
+/// The highest `--clients`: the sources are 127.0.1.1 to 127.0.1.254.
+pub const MAX_CLIENTS: usize = 254;
 
 #[derive(Clone, Debug)]
 pub struct Args {
@@ -37,7 +50,23 @@ pub struct Args {
     pub timeout: Duration,
     pub server_pids: Vec<u32>,
     pub idle_sockets: Option<usize>,
+    /// Loopback source addresses for the players; 0 leaves the choice to the system.
+    pub clients: usize,
+    /// Attack tasks run alongside the games.
+    pub attack: usize,
+    /// Where the attack comes from.
+    pub attack_from: IpAddr,
     pub json: bool,
+}
+
+impl Args {
+    /// The players' source addresses, 127.0.1.1 to 127.0.1.N; empty when the system chooses.
+    pub fn sources(&self) -> Vec<IpAddr> {
+        (1..=self.clients.min(MAX_CLIENTS))
+            .filter_map(|n| u8::try_from(n).ok())
+            .map(|n| IpAddr::V4(Ipv4Addr::new(127, 0, 1, n)))
+            .collect()
+    }
 }
 
 /// What the command line asks for.
@@ -95,6 +124,9 @@ pub fn parse(arguments: impl IntoIterator<Item = String>) -> Result<Parsed, Stri
         timeout: Duration::from_secs(10),
         server_pids: Vec::new(),
         idle_sockets: None,
+        clients: 0,
+        attack: 0,
+        attack_from: IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2)),
         json: false,
     };
     let mut arguments = arguments.into_iter();
@@ -131,6 +163,14 @@ pub fn parse(arguments: impl IntoIterator<Item = String>) -> Result<Parsed, Stri
                 args.server_pids.push(pid);
             }
             "--idle-sockets" => args.idle_sockets = Some(parse_count("--idle-sockets", &value()?)?),
+            "--clients" => args.clients = parse_count("--clients", &value()?)?,
+            "--attack" => args.attack = parse_count("--attack", &value()?)?,
+            "--attack-from" => {
+                let text = value()?;
+                args.attack_from = text
+                    .parse()
+                    .map_err(|_| format!("--attack-from {text:?}: expected an address"))?;
+            }
             other => return Err(format!("unknown argument {other:?} (see --help)")),
         }
     }
@@ -143,7 +183,31 @@ pub fn parse(arguments: impl IntoIterator<Item = String>) -> Result<Parsed, Stri
     if args.timeout.is_zero() {
         return Err("--timeout must be above zero".to_owned());
     }
+    if args.clients > MAX_CLIENTS {
+        return Err(format!("--clients must be at most {MAX_CLIENTS}"));
+    }
+    if args.attack > 0 && args.idle_sockets.is_some() {
+        return Err("--attack plays alongside games, not with --idle-sockets".to_owned());
+    }
+    if !args.attack_from.is_loopback() {
+        return Err(format!("--attack-from {}: expected a loopback address", args.attack_from));
+    }
+    // A socket bound to a loopback address can only reach loopback.
+    if args.clients > 0 || args.attack > 0 {
+        if let Some(url) = args.urls.iter().find(|url| !is_loopback_url(url)) {
+            return Err(format!(
+                "--url {url:?}: --clients and --attack need nodes on loopback addresses (127.x.x.x)"
+            ));
+        }
+    }
     Ok(Parsed::Run(args))
+}
+
+/// Whether `url` (`http://host:port…`) names an IPv4 loopback address.
+fn is_loopback_url(url: &str) -> bool {
+    let authority = url.trim_start_matches("http://").split('/').next().unwrap_or("");
+    let host = authority.rsplit_once(':').map_or(authority, |(host, _)| host);
+    host.parse::<Ipv4Addr>().is_ok_and(|address| address.is_loopback())
 }
 
 #[cfg(test)]
@@ -191,5 +255,25 @@ mod tests {
         assert!(run("--games").is_err());
         assert!(run("--url ws://x").is_err());
         assert!(run("--frobnicate").is_err());
+        assert_eq!((args.clients, args.attack), (0, 0));
+        assert_eq!(args.attack_from, IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2)));
+        assert!(args.sources().is_empty());
+    }
+
+    #[test]
+    fn sources_and_attack() {
+        let args =
+            run("--url http://127.0.0.1:9 --clients 3 --attack 8 --attack-from 127.0.0.9").unwrap();
+        let sources: Vec<String> = args.sources().iter().map(ToString::to_string).collect();
+        assert_eq!(sources, ["127.0.1.1", "127.0.1.2", "127.0.1.3"]);
+        assert_eq!(args.attack, 8);
+        assert_eq!(args.attack_from.to_string(), "127.0.0.9");
+        assert!(run("--clients 255").is_err());
+        assert!(run("--attack-from 10.0.0.1").is_err());
+        assert!(run("--attack-from nowhere").is_err());
+        assert!(run("--url http://example.com:80 --attack 1").is_err());
+        assert!(run("--url http://192.0.2.1:80 --clients 2").is_err());
+        assert!(run("--url http://192.0.2.1:80").is_ok());
+        assert!(run("--attack 4 --idle-sockets 10").is_err());
     }
 }

@@ -1,18 +1,24 @@
-//! Talking to a node: guest sessions, friend rooms and game sockets. Every call is bounded by
-//! the run's timeout and every failure becomes an error kind for the report.
+//! Talking to a node: guest sessions, friend rooms and game sockets, each from the source
+//! address its player was given. Every call is bounded by the run's timeout and every failure
+//! becomes an error kind for the report.
 
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 use futures_util::SinkExt;
 use reqwest::StatusCode;
 use reqwest::header::{COOKIE, HeaderValue, ORIGIN, SET_COOKIE};
 use serde_json::{Value, json};
-use tokio::net::TcpStream;
+use tokio::net::{TcpSocket, TcpStream};
+use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::handshake::client::Request;
 use tokio_tungstenite::tungstenite::{self, Message};
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-pub type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+pub type Socket = WebSocketStream<TcpStream>;
+
+/// The name of the server's session cookie.
+pub const SESSION_COOKIE: &str = "outflank_session";
 
 /// A failure, named the way the report counts it (e.g. `http 429 POST /api/session`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,18 +30,27 @@ impl Failure {
     }
 }
 
-/// One server: its HTTP base, its WebSocket base and the `Origin` its pages have.
+/// One server: its HTTP base (also the `Origin` its pages have) and its WebSocket base.
 #[derive(Debug, Clone)]
 pub struct Node {
     pub base: String,
+    /// `host:port`, what a socket connects to.
+    authority: String,
     ws_base: String,
 }
 
 impl Node {
     pub fn new(base: &str) -> Node {
         let base = base.trim_end_matches('/').to_owned();
+        let authority = base.trim_start_matches("http://").split('/').next().unwrap_or("");
+        let authority = authority.to_owned();
         let ws_base = format!("ws://{}", base.trim_start_matches("http://"));
-        Node { base, ws_base }
+        Node { base, authority, ws_base }
+    }
+
+    /// The WebSocket address of `path` (which starts with `/`).
+    pub fn ws_url(&self, path: &str) -> String {
+        format!("{}{path}", self.ws_base)
     }
 }
 
@@ -45,12 +60,32 @@ pub struct Player {
     pub node: Node,
     /// `outflank_session=…`, as sent back in `Cookie`.
     pub cookie: String,
+    /// Which of [`Http`]'s sources the player's connections come from.
+    pub source: usize,
+    /// That source's address; `None` when the system chooses.
+    pub local_address: Option<IpAddr>,
 }
 
+/// HTTP clients, one per source address, so each player's requests come from its own source.
 #[derive(Debug, Clone)]
 pub struct Http {
-    client: reqwest::Client,
+    clients: Vec<(Option<IpAddr>, reqwest::Client)>,
     timeout: Duration,
+}
+
+/// A client whose connections come from `local_address` (the system's choice when `None`). It
+/// keeps no cookies: each request carries the one it is given.
+pub fn http_client(
+    local_address: Option<IpAddr>,
+    timeout: Duration,
+) -> Result<reqwest::Client, Failure> {
+    reqwest::Client::builder()
+        .timeout(timeout)
+        .connect_timeout(timeout)
+        .tcp_nodelay(true)
+        .local_address(local_address)
+        .build()
+        .map_err(|error| Failure::new(format!("http client: {error}")))
 }
 
 fn request_failure(what: &str, error: &reqwest::Error) -> Failure {
@@ -64,19 +99,30 @@ fn request_failure(what: &str, error: &reqwest::Error) -> Failure {
 }
 
 impl Http {
-    pub fn new(timeout: Duration) -> Result<Http, Failure> {
-        let client = reqwest::Client::builder()
-            .timeout(timeout)
-            .connect_timeout(timeout)
-            .tcp_nodelay(true)
-            .build()
-            .map_err(|error| Failure::new(format!("http client: {error}")))?;
-        Ok(Http { client, timeout })
+    /// Clients for `sources`, or a single one with the system's choice when there are none.
+    pub fn new(timeout: Duration, sources: &[IpAddr]) -> Result<Http, Failure> {
+        let locals: Vec<Option<IpAddr>> = if sources.is_empty() {
+            vec![None]
+        } else {
+            sources.iter().copied().map(Some).collect()
+        };
+        let clients = locals
+            .into_iter()
+            .map(|local| Ok((local, http_client(local, timeout)?)))
+            .collect::<Result<_, Failure>>()?;
+        Ok(Http { clients, timeout })
     }
 
-    /// POSTs `body` as JSON and returns the answer's headers and JSON body.
+    /// How many source addresses the players share, round-robin.
+    pub fn sources(&self) -> usize {
+        self.clients.len()
+    }
+
+    /// POSTs `body` as JSON from source `source` and returns the answer's headers and JSON body.
+    #[allow(clippy::too_many_arguments)]
     async fn post(
         &self,
+        source: usize,
         node: &Node,
         path: &str,
         what: &str,
@@ -84,8 +130,9 @@ impl Http {
         body: Option<Value>,
         expect: StatusCode,
     ) -> Result<(reqwest::header::HeaderMap, Value), Failure> {
+        let client = &self.clients[source % self.clients.len()].1;
         let mut request =
-            self.client.post(format!("{}{path}", node.base)).header(ORIGIN, node.base.as_str());
+            client.post(format!("{}{path}", node.base)).header(ORIGIN, node.base.as_str());
         if let Some(cookie) = cookie {
             request = request.header(COOKIE, cookie);
         }
@@ -105,27 +152,37 @@ impl Http {
         Ok((headers, body))
     }
 
-    /// `POST /api/session {nickname}`: a new guest and its session cookie.
-    pub async fn guest(&self, node: &Node, nickname: &str) -> Result<Player, Failure> {
+    /// `POST /api/session {nickname}`: a new guest, whose connections come from source
+    /// `source` (round-robin over the sources), and its session cookie.
+    pub async fn guest(
+        &self,
+        node: &Node,
+        nickname: &str,
+        source: usize,
+    ) -> Result<Player, Failure> {
         let what = "POST /api/session";
+        let source = source % self.clients.len();
         let body = json!({ "nickname": nickname });
         let (headers, _) =
-            self.post(node, "/api/session", what, None, Some(body), StatusCode::OK).await?;
-        let cookie = headers
-            .get_all(SET_COOKIE)
-            .iter()
-            .filter_map(|value| value.to_str().ok())
-            .filter_map(|value| value.split(';').next())
-            .find(|pair| pair.trim_start().starts_with("outflank_session="))
+            self.post(source, node, "/api/session", what, None, Some(body), StatusCode::OK).await?;
+        let cookie = session_cookie(&headers)
             .ok_or_else(|| Failure::new(format!("no session cookie {what}")))?;
-        Ok(Player { node: node.clone(), cookie: cookie.trim().to_owned() })
+        Ok(Player { node: node.clone(), cookie, source, local_address: self.clients[source].0 })
     }
 
     /// `POST /api/rooms`: the host's new room; returns its code.
     pub async fn create_room(&self, host: &Player) -> Result<String, Failure> {
         let what = "POST /api/rooms";
         let (_, body) = self
-            .post(&host.node, "/api/rooms", what, Some(&host.cookie), None, StatusCode::CREATED)
+            .post(
+                host.source,
+                &host.node,
+                "/api/rooms",
+                what,
+                Some(&host.cookie),
+                None,
+                StatusCode::CREATED,
+            )
             .await?;
         body["code"]
             .as_str()
@@ -137,12 +194,115 @@ impl Http {
     pub async fn join_room(&self, guest: &Player, code: &str) -> Result<String, Failure> {
         let what = "POST /api/rooms/{code}/join";
         let path = format!("/api/rooms/{code}/join");
-        let (_, body) =
-            self.post(&guest.node, &path, what, Some(&guest.cookie), None, StatusCode::OK).await?;
+        let (_, body) = self
+            .post(guest.source, &guest.node, &path, what, Some(&guest.cookie), None, StatusCode::OK)
+            .await?;
         body["game_id"]
             .as_str()
             .map(str::to_owned)
             .ok_or_else(|| Failure::new(format!("bad response {what}")))
+    }
+}
+
+/// The `name=value` pair of the session cookie a response sets.
+pub fn session_cookie(headers: &reqwest::header::HeaderMap) -> Option<String> {
+    let prefix = format!("{SESSION_COOKIE}=");
+    headers
+        .get_all(SET_COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .filter_map(|value| value.split(';').next())
+        .map(str::trim)
+        .find(|pair| pair.starts_with(&prefix))
+        .map(str::to_owned)
+}
+
+/// The `code` of the server's JSON error body, `{"error": {"code": …}}`, if it has one.
+pub fn error_code(body: &[u8]) -> Option<String> {
+    let body: Value = serde_json::from_slice(body).ok()?;
+    body["error"]["code"].as_str().map(str::to_owned)
+}
+
+/// A request for the socket at `url` with `Origin` set to the node's address, as browsers send
+/// it, and `cookie` if given.
+pub fn socket_request(node: &Node, url: &str, cookie: Option<&str>) -> Result<Request, Failure> {
+    let mut request = url.into_client_request().map_err(|_| Failure::new("bad socket address"))?;
+    let headers = request.headers_mut();
+    let value = |text: &str| HeaderValue::from_str(text).map_err(|_| Failure::new("bad header"));
+    if let Some(cookie) = cookie {
+        headers.insert(COOKIE, value(cookie)?);
+    }
+    headers.insert(ORIGIN, value(&node.base)?);
+    Ok(request)
+}
+
+/// A TCP connection to `node`, from `local_address` when given.
+async fn connect_tcp(node: &Node, local_address: Option<IpAddr>) -> std::io::Result<TcpStream> {
+    let stream = match local_address {
+        None => TcpStream::connect(node.authority.as_str()).await?,
+        Some(local) => {
+            let target: SocketAddr = tokio::net::lookup_host(node.authority.as_str())
+                .await?
+                .find(|address| address.is_ipv4() == local.is_ipv4())
+                .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::AddrNotAvailable))?;
+            let socket = if local.is_ipv4() { TcpSocket::new_v4()? } else { TcpSocket::new_v6()? };
+            socket.bind(SocketAddr::new(local, 0))?;
+            socket.connect(target).await?
+        }
+    };
+    // Nagle's algorithm would hold small frames back and distort the latency measured.
+    stream.set_nodelay(true)?;
+    Ok(stream)
+}
+
+/// Why a socket did not open.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConnectError {
+    /// The server answered the upgrade with this status and the code of its JSON body.
+    Refused { status: u16, code: Option<String> },
+    /// No answer to the upgrade: a timeout or a network error, named for the report.
+    Failed(Failure),
+}
+
+impl From<ConnectError> for Failure {
+    /// `socket upgrade http 429 too_many_sockets`, or the failure as it is.
+    fn from(error: ConnectError) -> Failure {
+        match error {
+            ConnectError::Refused { status, code: Some(code) } => {
+                Failure::new(format!("socket upgrade http {status} {code}"))
+            }
+            ConnectError::Refused { status, code: None } => {
+                Failure::new(format!("socket upgrade http {status}"))
+            }
+            ConnectError::Failed(failure) => failure,
+        }
+    }
+}
+
+/// Opens a WebSocket to `node` from `local_address` (the system's choice when `None`) and
+/// completes the upgrade, within `timeout`.
+pub async fn connect(
+    node: &Node,
+    request: Request,
+    local_address: Option<IpAddr>,
+    timeout: Duration,
+) -> Result<Socket, ConnectError> {
+    let failed = |kind: String| Err(ConnectError::Failed(Failure::new(kind)));
+    let upgrade = async {
+        let stream = connect_tcp(node, local_address).await.map_err(tungstenite::Error::Io)?;
+        tokio_tungstenite::client_async(request, stream).await
+    };
+    match tokio::time::timeout(timeout, upgrade).await {
+        Err(_) => failed("timeout socket connect".to_owned()),
+        Ok(Err(tungstenite::Error::Http(response))) => Err(ConnectError::Refused {
+            status: response.status().as_u16(),
+            code: response.body().as_deref().and_then(error_code),
+        }),
+        Ok(Err(tungstenite::Error::Io(error))) => {
+            failed(format!("socket connect io: {}", error.kind()))
+        }
+        Ok(Err(_)) => failed("socket connect error".to_owned()),
+        Ok(Ok((socket, _))) => Ok(socket),
     }
 }
 
@@ -152,29 +312,10 @@ pub async fn open_game(
     game_id: &str,
     timeout: Duration,
 ) -> Result<Socket, Failure> {
-    let url = format!("{}/api/games/{game_id}/ws", player.node.ws_base);
-    let mut request =
-        url.into_client_request().map_err(|_| Failure::new("bad game socket address"))?;
-    let headers = request.headers_mut();
-    let value = |text: &str| HeaderValue::from_str(text).map_err(|_| Failure::new("bad header"));
-    headers.insert(COOKIE, value(&player.cookie)?);
-    headers.insert(ORIGIN, value(&player.node.base)?);
-    // Nagle's algorithm would hold small frames back and distort the latency measured.
-    let connect = tokio_tungstenite::connect_async_with_config(request, None, true);
-    let (mut socket, _) = match tokio::time::timeout(timeout, connect).await {
-        Err(_) => return Err(Failure::new("timeout socket connect")),
-        Ok(Err(tungstenite::Error::Http(response))) => {
-            return Err(Failure::new(format!(
-                "socket upgrade http {}",
-                response.status().as_u16()
-            )));
-        }
-        Ok(Err(tungstenite::Error::Io(error))) => {
-            return Err(Failure::new(format!("socket connect io: {}", error.kind())));
-        }
-        Ok(Err(_)) => return Err(Failure::new("socket connect error")),
-        Ok(Ok(connected)) => connected,
-    };
+    let node = &player.node;
+    let url = node.ws_url(&format!("/api/games/{game_id}/ws"));
+    let request = socket_request(node, &url, Some(&player.cookie))?;
+    let mut socket = connect(node, request, player.local_address, timeout).await?;
     send(&mut socket, &json!({"type": "join", "game_id": game_id}), timeout).await?;
     Ok(socket)
 }

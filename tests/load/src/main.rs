@@ -3,6 +3,7 @@
 //! `tests/load/README.md`.
 
 mod args;
+mod attack;
 mod client;
 mod idle;
 mod play;
@@ -19,6 +20,7 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 
 use crate::args::{Args, Parsed};
+use crate::attack::Attack;
 use crate::client::{Http, Node};
 use crate::play::Run;
 use crate::report::Sample;
@@ -84,7 +86,7 @@ async fn monitor(
 /// Runs the load and prints the report; true when the run passed.
 async fn run(args: Args) -> bool {
     let open_files = procfs::raise_open_files_limit();
-    let needed = (args.idle_sockets.unwrap_or(args.games * 2) + 64) as u64;
+    let needed = (args.idle_sockets.unwrap_or(args.games * 2) + args.attack + 64) as u64;
     if open_files.is_some_and(|limit| limit < needed) {
         eprintln!(
             "outflank-load: the open-files limit is {} but about {needed} sockets are needed: raise \
@@ -92,7 +94,7 @@ async fn run(args: Args) -> bool {
             open_files.unwrap_or(0)
         );
     }
-    let http = match Http::new(args.timeout) {
+    let http = match Http::new(args.timeout, &args.sources()) {
         Ok(http) => http,
         Err(failure) => {
             eprintln!("outflank-load: {}", failure.0);
@@ -102,14 +104,35 @@ async fn run(args: Args) -> bool {
     let stats = Arc::new(Stats::new());
     let start = Instant::now();
     let deadline = start + args.ramp + args.duration;
+    let nodes: Vec<Node> = args.urls.iter().map(|url| Node::new(url)).collect();
+    let (latest_game, _) = watch::channel(None);
+    let attack = if args.attack > 0 {
+        let attack = Attack::new(
+            args.attack_from,
+            nodes.clone(),
+            latest_game.subscribe(),
+            args.timeout,
+            deadline,
+        );
+        match attack {
+            Ok(attack) => Some(Arc::new(attack)),
+            Err(failure) => {
+                eprintln!("outflank-load: {}", failure.0);
+                return false;
+            }
+        }
+    } else {
+        None
+    };
     let run = Arc::new(Run {
         http,
-        nodes: args.urls.iter().map(|url| Node::new(url)).collect(),
+        nodes,
         stats: stats.clone(),
         think_min: args.think_min,
         think_max: args.think_max,
         timeout: args.timeout,
         deadline,
+        latest_game,
     });
     let samples = Arc::new(Mutex::new(vec![Sample::take(&args.server_pids)]));
     let (stop, stopped) = watch::channel(false);
@@ -127,12 +150,21 @@ async fn run(args: Args) -> bool {
         }
         None => {
             eprintln!(
-                "playing {} games on {} node(s): ramp {:?}, then {:?} at full load",
+                "playing {} games on {} node(s) from {} address(es): ramp {:?}, then {:?} at \
+                 full load",
                 args.games,
                 run.nodes.len(),
+                run.http.sources(),
                 args.ramp,
                 args.duration
             );
+            let mut attackers = Vec::with_capacity(args.attack);
+            if let Some(attack) = &attack {
+                eprintln!("attacking with {} tasks from {}", args.attack, args.attack_from);
+                for index in 0..args.attack {
+                    attackers.push(tokio::spawn(attack::run_task(attack.clone(), index)));
+                }
+            }
             let mut rooms = Vec::with_capacity(args.games);
             for index in 0..args.games {
                 let offset = args.ramp.mul_f64(index as f64 / args.games as f64);
@@ -151,6 +183,17 @@ async fn run(args: Args) -> bool {
                     Err(_) => stats.error("bot task did not stop"),
                 }
             }
+            // The attack stops at the deadline too; a task still running is a fault of this
+            // tool, recorded with the attack, not an error of the games.
+            for (index, attacker) in attackers.into_iter().enumerate() {
+                let abort = attacker.abort_handle();
+                if !matches!(tokio::time::timeout_at(limit, attacker).await, Ok(Ok(()))) {
+                    abort.abort();
+                    if let Some(attack) = &attack {
+                        attack.counts.task_did_not_stop(index);
+                    }
+                }
+            }
             None
         }
     };
@@ -163,6 +206,9 @@ async fn run(args: Args) -> bool {
     if let Some(idle) = idle_report {
         report["mode"] = json!("idle-sockets");
         report["idle"] = idle;
+    }
+    if let Some(attack) = &attack {
+        report["attack"] = attack.counts.report(args.attack_from, args.attack);
     }
     if let Some(limit) = open_files {
         report["tool"]["open_files_limit"] = json!(limit);

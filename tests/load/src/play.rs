@@ -24,6 +24,8 @@ pub struct Run {
     pub timeout: Duration,
     /// No move or rematch is started after this.
     pub deadline: Instant,
+    /// The most recent game set up or rematched: the attack's idle sockets aim at a live game.
+    pub latest_game: watch::Sender<Option<String>>,
 }
 
 /// A small xorshift generator: think times and moves need variety, not quality.
@@ -63,15 +65,17 @@ pub struct Table {
 }
 
 /// Two guest sessions, a room from the host and the guest joining it. With several nodes the
-/// guest uses the node after the host's, so the two sides of a game meet across nodes.
+/// guest uses the node after the host's, so the two sides of a game meet across nodes. Player
+/// 2 × `index` (the host) and the next (the guest) take the source addresses round-robin.
 pub async fn set_up(run: &Run, index: usize) -> Result<Table, Failure> {
     let count = run.nodes.len();
     let host_node = &run.nodes[index % count];
     let guest_node = &run.nodes[(index + 1) % count];
-    let host = run.http.guest(host_node, &format!("Host {index}")).await?;
-    let guest = run.http.guest(guest_node, &format!("Guest {index}")).await?;
+    let host = run.http.guest(host_node, &format!("Host {index}"), 2 * index).await?;
+    let guest = run.http.guest(guest_node, &format!("Guest {index}"), 2 * index + 1).await?;
     let code = run.http.create_room(&host).await?;
     let game_id = run.http.join_room(&guest, &code).await?;
+    run.latest_game.send_replace(Some(game_id.clone()));
     Ok(Table { host, guest, game_id })
 }
 
@@ -153,7 +157,12 @@ async fn play_player(
         client::close(socket).await;
         drop(open);
         match next? {
-            Next::Rematch(id) => game_id = id,
+            Next::Rematch(id) => {
+                if counts_games {
+                    run.latest_game.send_replace(Some(id.clone()));
+                }
+                game_id = id;
+            }
             Next::Stop => return Ok(()),
         }
     }

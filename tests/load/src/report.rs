@@ -184,6 +184,8 @@ pub fn build(args: &Args, stats: &Stats, samples: &[Sample], start: Instant) -> 
         "mode": "play",
         "nodes": args.urls,
         "games": args.games,
+        // Loopback source addresses of the players; 0: the system's choice (127.0.0.1).
+        "clients": args.clients,
         "ramp_seconds": args.ramp.as_secs_f64(),
         "duration_seconds": args.duration.as_secs_f64(),
         "think_ms": [args.think_min.as_millis() as u64, args.think_max.as_millis() as u64],
@@ -238,6 +240,49 @@ fn write_usage(out: &mut String, title: &str, usage: &Value, pids: &[Value]) {
     );
 }
 
+/// `name n, name n` for a JSON object of counts.
+fn counts_list(counts: &Value) -> String {
+    let counts = counts.as_object().cloned().unwrap_or_default();
+    counts.iter().map(|(name, n)| format!("{name} {}", number(n))).collect::<Vec<_>>().join(", ")
+}
+
+/// The attack section: per kind, the tries and how the server answered them.
+fn write_attack(out: &mut String, attack: &Value) {
+    let _ = writeln!(
+        out,
+        "attack from {}: {} tasks, {} tries ({} ms apart per task); refusals are not errors",
+        attack["from"].as_str().unwrap_or("?"),
+        number(&attack["tasks"]),
+        number(&attack["attempts"]),
+        number(&attack["pause_ms"]),
+    );
+    let kinds = attack["kinds"].as_object().cloned().unwrap_or_default();
+    for (name, kind) in kinds {
+        let _ = write!(
+            out,
+            "  {name} ({} tasks): {} tries, {} closed by the server",
+            number(&kind["tasks"]),
+            number(&kind["attempts"]),
+            number(&kind["closed_by_server"]),
+        );
+        if kind["messages_sent"].as_u64().is_some_and(|sent| sent > 0) {
+            let _ = write!(out, ", {} messages sent", number(&kind["messages_sent"]));
+        }
+        let (statuses, codes) = (counts_list(&kind["statuses"]), counts_list(&kind["codes"]));
+        if !statuses.is_empty() {
+            let _ = write!(out, "; http {statuses}");
+        }
+        if !codes.is_empty() {
+            let _ = write!(out, "; codes {codes}");
+        }
+        let _ = writeln!(out);
+        let outcomes = kind["outcomes"].as_object().cloned().unwrap_or_default();
+        for (outcome, count) in outcomes {
+            let _ = writeln!(out, "    {outcome}: {}", number(&count));
+        }
+    }
+}
+
 /// The report as plain text.
 pub fn text(report: &Value) -> String {
     let mut out = String::new();
@@ -279,9 +324,13 @@ pub fn text(report: &Value) -> String {
             per(&idle["kb_per_socket"]),
         );
     } else {
+        let clients = match report["clients"].as_u64() {
+            Some(clients) if clients > 0 => format!(" from {clients} addresses"),
+            _ => String::new(),
+        };
         let _ = writeln!(
             out,
-            "{} games on {} for {} s after a {} s ramp, think {}..{} ms",
+            "{} games on {}{clients} for {} s after a {} s ramp, think {}..{} ms",
             number(&report["games"]),
             report["nodes"]
                 .as_array()
@@ -346,6 +395,9 @@ pub fn text(report: &Value) -> String {
                 number(&server["hwm_mb"]),
             );
         }
+    }
+    if !report["attack"].is_null() {
+        write_attack(&mut out, &report["attack"]);
     }
     let errors = report["errors"].as_object().cloned().unwrap_or_default();
     if errors.is_empty() {
