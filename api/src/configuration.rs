@@ -16,6 +16,7 @@
 //! | `OUTFLANK_OIDC_ISSUER` | `https://accounts.google.com` |
 //! | `OUTFLANK_RATE_PER_SECOND` | `20`: API requests per second per address and per session |
 //! | `OUTFLANK_RATE_BURST` | `60`: API requests allowed at once before that rate applies |
+//! | `OUTFLANK_SOCKETS_PER_ADDRESS` | `64`: WebSockets open at once per client address |
 //! | `OUTFLANK_TRUSTED_PROXIES` | unset: the TCP peer is the client; else proxies (`10.0.0.0/8,::1`) whose `X-Forwarded-For` names it |
 
 use std::net::SocketAddr;
@@ -28,6 +29,8 @@ use crate::http::client_address::TrustedProxies;
 use crate::http::rate_limit;
 pub use crate::identity::oidc::{GOOGLE_ISSUER, OidcSettings};
 pub use crate::secret::Secret;
+use crate::service::DEFAULT_SOCKETS_PER_CLIENT;
+use crate::storage::redact_url;
 
 /// Where the server listens unless `OUTFLANK_ADDR` says otherwise.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -63,6 +66,9 @@ pub struct Settings {
     pub rate_per_second: u32,
     /// `OUTFLANK_RATE_BURST`: API requests allowed at once before the steady rate applies.
     pub rate_burst: u32,
+    /// `OUTFLANK_SOCKETS_PER_ADDRESS`: WebSockets one client address may hold open at once
+    /// (an IPv6 client counts by its /64).
+    pub sockets_per_address: u32,
     /// `OUTFLANK_TRUSTED_PROXIES`: the proxies whose `X-Forwarded-For` names the client, for
     /// per-address limits.
     pub trusted_proxies: TrustedProxies,
@@ -73,6 +79,8 @@ pub struct Settings {
 pub enum ConfigError {
     #[error("{variable}={value:?} is not a valid {expected}")]
     Invalid { variable: &'static str, value: String, expected: &'static str },
+    #[error("{variable} must be set: {why}")]
+    Missing { variable: &'static str, why: &'static str },
 }
 
 impl Settings {
@@ -107,7 +115,9 @@ impl Settings {
         let database_url = match lookup("DATABASE_URL") {
             Some(value) if is_database_url(&value) => value,
             Some(value) => {
-                return Err(invalid("DATABASE_URL", value, "postgres:// or sqlite:// URL"));
+                // A URL may hold a password: it is never echoed.
+                let shown = redact_url(&value);
+                return Err(invalid("DATABASE_URL", shown, "postgres:// or sqlite:// URL"));
             }
             None => {
                 let dir =
@@ -121,7 +131,7 @@ impl Settings {
             Some(value) if value.starts_with("redis://") || value.starts_with("rediss://") => {
                 Some(Secret::new(value))
             }
-            Some(value) => return Err(invalid("REDIS_URL", value, "redis:// URL")),
+            Some(value) => return Err(invalid("REDIS_URL", redact_url(&value), "redis:// URL")),
         };
 
         let redis_prefix = match lookup("OUTFLANK_REDIS_PREFIX") {
@@ -142,13 +152,20 @@ impl Settings {
         };
 
         let session_secret = match lookup("OUTFLANK_SESSION_SECRET") {
+            None if public_url.as_ref().is_some_and(PublicUrl::is_https) => {
+                return Err(ConfigError::Missing {
+                    variable: "OUTFLANK_SESSION_SECRET",
+                    why: "a site served over https keeps its session key out of the database \
+                          (generate one with `openssl rand -hex 32`)",
+                });
+            }
             None => None,
-            Some(value) if value.len() >= 32 => Some(Secret::new(value)),
+            Some(value) if value.len() >= 32 && !is_placeholder(&value) => Some(Secret::new(value)),
             Some(_) => {
                 return Err(invalid(
                     "OUTFLANK_SESSION_SECRET",
                     "[redacted]".into(),
-                    "secret of at least 32 characters",
+                    "random secret of at least 32 characters (not an example value)",
                 ));
             }
         };
@@ -223,6 +240,8 @@ impl Settings {
         };
         let rate_per_second = count("OUTFLANK_RATE_PER_SECOND", rate_limit::DEFAULT_PER_SECOND)?;
         let rate_burst = count("OUTFLANK_RATE_BURST", rate_limit::DEFAULT_BURST)?;
+        let default_sockets = u32::try_from(DEFAULT_SOCKETS_PER_CLIENT).unwrap_or(u32::MAX);
+        let sockets_per_address = count("OUTFLANK_SOCKETS_PER_ADDRESS", default_sockets)?;
         let trusted_proxies = match lookup("OUTFLANK_TRUSTED_PROXIES") {
             None => TrustedProxies::default(),
             Some(value) => value.parse().map_err(|_| {
@@ -246,9 +265,22 @@ impl Settings {
             oidc,
             rate_per_second,
             rate_burst,
+            sockets_per_address,
             trusted_proxies,
         })
     }
+}
+
+/// Whether `secret` is an example value copied from documentation rather than a random one:
+/// it says so (`CHANGE-ME`, `example`, ...) or repeats a few characters.
+fn is_placeholder(secret: &str) -> bool {
+    let lower = secret.to_ascii_lowercase();
+    let said =
+        ["change-me", "changeme", "change_me", "example", "placeholder", "replace", "secret"]
+            .iter()
+            .any(|word| lower.contains(word));
+    let distinct: std::collections::BTreeSet<char> = secret.chars().collect();
+    said || distinct.len() < 8
 }
 
 impl Settings {
@@ -339,6 +371,20 @@ mod tests {
     }
 
     #[test]
+    fn the_password_of_a_bad_database_or_redis_url_is_not_echoed() {
+        let error = settings(&[("DATABASE_URL", "mysql://app:hunter2@db/outflank")]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "DATABASE_URL=\"mysql://app:***@db/outflank\" is not a valid postgres:// or sqlite:// URL"
+        );
+        let error = settings(&[("REDIS_URL", "http://:hunter2@cache:6379")]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "REDIS_URL=\"http://:***@cache:6379\" is not a valid redis:// URL"
+        );
+    }
+
+    #[test]
     fn a_bad_database_url_names_the_variable() {
         let error = settings(&[("DATABASE_URL", "mysql://x")]).unwrap_err();
         assert_eq!(
@@ -352,8 +398,29 @@ mod tests {
         let error = settings(&[("OUTFLANK_SESSION_SECRET", "hunter2")]).unwrap_err();
         assert_eq!(
             error.to_string(),
-            "OUTFLANK_SESSION_SECRET=\"[redacted]\" is not a valid secret of at least 32 characters"
+            "OUTFLANK_SESSION_SECRET=\"[redacted]\" is not a valid random secret of at least 32 characters (not an example value)"
         );
+    }
+
+    #[test]
+    fn an_example_session_secret_is_refused() {
+        for example in [
+            "CHANGE-ME-to-64-hex-characters-from-openssl-rand-hex-32",
+            "my-example-session-key-that-is-long-enough",
+            "0000000000000000000000000000000000000000",
+        ] {
+            let error = settings(&[("OUTFLANK_SESSION_SECRET", example)]).unwrap_err();
+            assert!(error.to_string().contains("not an example value"), "{example}: {error}");
+        }
+        let random = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+        assert!(settings(&[("OUTFLANK_SESSION_SECRET", random)]).is_ok());
+    }
+
+    #[test]
+    fn a_site_served_over_https_needs_its_session_secret() {
+        let error = settings(&[("OUTFLANK_PUBLIC_URL", "https://outflank.example")]).unwrap_err();
+        assert!(error.to_string().starts_with("OUTFLANK_SESSION_SECRET must be set"), "{error}");
+        assert!(settings(&[("OUTFLANK_PUBLIC_URL", "http://localhost:8080")]).is_ok());
     }
 
     #[test]

@@ -190,7 +190,16 @@ pub enum NicknameError {
     BadEnds,
     #[error("a nickname cannot contain two spaces in a row")]
     DoubleSpace,
+    #[error("a nickname cannot mix alphabets (such as Latin and Cyrillic letters)")]
+    MixedScripts,
+    #[error("that name is kept for the site: choose another")]
+    Reserved,
 }
+
+/// Names the site itself shows for players who are not people choosing a name, compared by
+/// [`Nickname::skeleton`]: a guest may not appear under them.
+const RESERVED: [&str; 6] =
+    ["computer", "deleted player", "outflank", "admin", "moderator", "system"];
 
 impl Nickname {
     /// Shortest and longest length, in characters.
@@ -223,9 +232,87 @@ impl Nickname {
         Ok(Nickname(text.to_owned()))
     }
 
+    /// Checks a nickname a guest chooses: [`Nickname::parse`]'s rules, and one that could pass
+    /// for someone else is refused: letters of two alphabets mixed (a Cyrillic `А` among Latin
+    /// letters), or a name the site shows itself ("Computer", "Deleted player"). Whether it
+    /// looks like an account's public name is the caller's to check with
+    /// [`Nickname::skeleton`].
+    ///
+    /// # Errors
+    /// A [`NicknameError`] saying which rule the text breaks.
+    pub fn choose(text: &str) -> Result<Nickname, NicknameError> {
+        let nickname = Nickname::parse(text)?;
+        let scripts: std::collections::BTreeSet<Script> =
+            nickname.0.chars().filter_map(Script::of).collect();
+        if scripts.len() > 1 {
+            return Err(NicknameError::MixedScripts);
+        }
+        let skeleton = nickname.skeleton();
+        if RESERVED.iter().any(|reserved| skeleton == *reserved) {
+            return Err(NicknameError::Reserved);
+        }
+        Ok(nickname)
+    }
+
+    /// What the nickname looks like, for telling look-alikes apart: lower case, with the
+    /// Cyrillic and Greek letters that look like Latin ones written as those. `"Аnn"` (with a
+    /// Cyrillic `А`) and `"ANN"` both give `"ann"`.
+    pub fn skeleton(&self) -> String {
+        self.0.chars().flat_map(char::to_lowercase).map(latin_look_alike).collect()
+    }
+
     /// The nickname as text.
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+}
+
+/// The alphabets whose letters are confused with each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Script {
+    Latin,
+    Greek,
+    Cyrillic,
+}
+
+impl Script {
+    /// The alphabet of letter `c`, if it is one of the three.
+    fn of(c: char) -> Option<Script> {
+        match u32::from(c) {
+            0x41..=0x5A | 0x61..=0x7A | 0xC0..=0x24F | 0x1E00..=0x1EFF => Some(Script::Latin),
+            0x370..=0x3FF | 0x1F00..=0x1FFF => Some(Script::Greek),
+            0x400..=0x52F => Some(Script::Cyrillic),
+            _ => None,
+        }
+    }
+}
+
+/// The Latin letter a lower-case Cyrillic or Greek letter looks like, or the letter itself.
+fn latin_look_alike(c: char) -> char {
+    match c {
+        'а' | 'α' => 'a',
+        'в' | 'β' => 'b',
+        'с' | 'ϲ' => 'c',
+        'ԁ' => 'd',
+        'е' | 'ε' => 'e',
+        'һ' | 'н' => 'h',
+        'і' | 'ι' => 'i',
+        'ј' => 'j',
+        'к' | 'κ' => 'k',
+        'м' | 'μ' => 'm',
+        'η' | 'п' => 'n',
+        'о' | 'ο' => 'o',
+        'р' | 'ρ' => 'p',
+        'ԛ' => 'q',
+        'ѕ' => 's',
+        'т' | 'τ' => 't',
+        'υ' => 'u',
+        'ν' => 'v',
+        'ԝ' | 'ω' => 'w',
+        'х' | 'χ' => 'x',
+        'у' | 'γ' => 'y',
+        'ζ' => 'z',
+        other => other,
     }
 }
 
@@ -390,6 +477,31 @@ mod tests {
         assert_eq!(Nickname::parse("_ann"), Err(NicknameError::BadEnds));
         assert_eq!(Nickname::parse("an  n"), Err(NicknameError::DoubleSpace));
         assert_eq!(Nickname::parse("Zoë 2").map(|n| n.to_string()), Ok("Zoë 2".into()));
+    }
+
+    #[test]
+    fn a_chosen_nickname_may_not_mix_alphabets() {
+        assert_eq!(Nickname::choose("\u{410}nn"), Err(NicknameError::MixedScripts));
+        assert_eq!(Nickname::choose("Анна").map(|n| n.to_string()), Ok("Анна".into()));
+        assert_eq!(Nickname::choose("Zoë 2").map(|n| n.to_string()), Ok("Zoë 2".into()));
+    }
+
+    #[test]
+    fn a_chosen_nickname_may_not_be_a_name_the_site_shows() {
+        for name in ["Computer", "computer", "Deleted player", "DELETED PLAYER", "Сomputer"] {
+            assert!(Nickname::choose(name).is_err(), "{name}");
+        }
+        assert_eq!(Nickname::choose("Computer"), Err(NicknameError::Reserved));
+        assert_eq!(Nickname::choose("\u{421}omputer"), Err(NicknameError::MixedScripts));
+    }
+
+    #[test]
+    fn look_alike_nicknames_have_the_same_skeleton() {
+        let latin = Nickname::parse("ANN").unwrap();
+        let cyrillic = Nickname::parse("Анн").unwrap();
+        assert_eq!(latin.skeleton(), "ann");
+        assert_eq!(cyrillic.skeleton(), "ahh");
+        assert_eq!(Nickname::parse("Аnn").unwrap().skeleton(), "ann");
     }
 
     #[test]

@@ -14,7 +14,9 @@
 //! - `outflank_store_seconds` (histogram): time of the store writes of one game command.
 //! - `outflank_errors_total{kind,code}` (counter): storage errors of game tasks
 //!   (`kind="storage"`), commands refused (`kind="command_refused"`, `code` as sent to the
-//!   client) and WebSocket protocol errors (`kind="ws_protocol"`, `code` as sent to the client).
+//!   client), WebSocket protocol errors (`kind="ws_protocol"`, `code` as sent to the client),
+//!   and clients refused by a limit that protects the site (`kind="refused"`: `rate_limited`,
+//!   `too_many_sockets`, `too_many_games`, `pair_cap`).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -48,6 +50,10 @@ pub enum ErrorKind {
     CommandRefused,
     /// A socket sent something the protocol does not allow.
     WsProtocol,
+    /// A limit that protects the site refused a client: `rate_limited` (HTTP API),
+    /// `too_many_sockets`, `too_many_games`, `pair_cap` (a ranked result not rated because the
+    /// two played too often today).
+    Refused,
 }
 
 impl ErrorKind {
@@ -56,6 +62,7 @@ impl ErrorKind {
             ErrorKind::Storage => "storage",
             ErrorKind::CommandRefused => "command_refused",
             ErrorKind::WsProtocol => "ws_protocol",
+            ErrorKind::Refused => "refused",
         }
     }
 }

@@ -9,9 +9,11 @@ use thiserror::Error;
 
 use crate::cluster::Cluster;
 use crate::configuration::Settings;
+use crate::domain::Timestamp;
 use crate::http::origin::{AllowedOrigins, check_origin};
 use crate::http::rate_limit::RateLimits;
-use crate::identity::session::{BadSecret, SessionKeys};
+use crate::identity::revocations::Revocations;
+use crate::identity::session::{BadSecret, LIFETIME_SECONDS, SessionKeys};
 use crate::live::Timing;
 use crate::metrics::Metrics;
 use crate::routes;
@@ -100,6 +102,11 @@ impl Application {
         };
         let secure = settings.public_url.as_ref().is_some_and(|url| url.is_https());
         let keys = web::Data::new(SessionKeys::new(secret.as_bytes(), secure)?);
+        let revocations = Revocations::default();
+        let since = Timestamp(Timestamp::now().0 - LIFETIME_SECONDS * 1000);
+        let since = revocations.refresh(&store, since, Timestamp::now()).await?;
+        revocations.spawn_refresh(store.clone(), since);
+        let revocations = web::Data::new(revocations);
 
         let bind_error = |source| StartupError::Bind { address: settings.address, source };
         let listener = TcpListener::bind(settings.address).map_err(bind_error)?;
@@ -128,6 +135,7 @@ impl Application {
             crate::service::spawn_serving(hub.clone(), cluster, requests);
             hub.spawn_lease_renewal();
         }
+        hub.spawn_abandoned_sweep();
         // A game that cannot be restored now is started when someone opens it.
         match hub.restore_live_games().await {
             Ok(restored) => tracing::info!(restored, "live games restored"),
@@ -143,7 +151,10 @@ impl Application {
         let matchmaking = Matchmaking::new(queue, computer_after_ms, hub.clone(), store.clone());
         matchmaking.spawn_pairing_loop();
         let matchmaking = web::Data::new(matchmaking);
-        let online = web::Data::new(Online::default());
+        let sockets_per_address =
+            usize::try_from(settings.sockets_per_address).unwrap_or(usize::MAX);
+        let online = web::Data::new(Online::new(sockets_per_address));
+        let trusted_proxies = web::Data::new(settings.trusted_proxies.clone());
         let rate_limits = web::Data::new(
             RateLimits::new(
                 NonZeroU32::new(settings.rate_per_second).unwrap_or(NonZeroU32::MIN),
@@ -170,8 +181,10 @@ impl Application {
                 .app_data(online.clone())
                 .app_data(metrics.clone())
                 .app_data(rate_limits.clone())
+                .app_data(trusted_proxies.clone())
                 .app_data(public_url.clone())
                 .app_data(keys.clone())
+                .app_data(revocations.clone())
                 .app_data(sign_in.clone())
                 .app_data(origins.clone())
                 .app_data(crate::http::error::json_config())

@@ -36,7 +36,7 @@ on_both_backends!(
     an_ended_game_takes_no_more_writes,
     a_game_cannot_finish_as_live,
     a_move_its_forced_pass_and_the_turn_start_are_stored_together,
-    live_games_are_the_live_ones_with_their_moves,
+    live_timed_games_are_the_live_ones_with_a_clock_and_their_moves,
     recent_games_are_a_players_ended_games_newest_first,
     a_created_room_reads_back_exactly,
     creating_a_room_with_a_taken_code_is_a_conflict,
@@ -48,6 +48,9 @@ on_both_backends!(
     the_first_stored_setting_wins,
     racing_nodes_agree_on_a_setting,
     corrupt_stored_text_is_an_error_not_a_panic,
+    abandoned_games_without_a_clock_are_aborted_and_timed_ones_left,
+    the_last_opponent_is_the_other_player_of_the_newest_quick_or_ranked_game,
+    session_revocations_read_back_and_a_later_one_wins,
 );
 
 const T0: Timestamp = Timestamp(1_764_000_000_000);
@@ -370,8 +373,8 @@ async fn a_move_its_forced_pass_and_the_turn_start_are_stored_together(db: Db) {
     assert_conflict(db.store.append_plies(&game.id, 1, &[place("c3")], at, None).await);
 }
 
-async fn live_games_are_the_live_ones_with_their_moves(db: Db) {
-    assert_eq!(db.store.live_games().await.unwrap(), vec![]);
+async fn live_timed_games_are_the_live_ones_with_a_clock_and_their_moves(db: Db) {
+    assert_eq!(db.store.live_timed_games().await.unwrap(), vec![]);
     let first = new_game();
     let over = NewGame { created_at: T0.plus(1), ..new_game() };
     let quiet = NewGame { created_at: T0.plus(2), ..new_game() };
@@ -380,7 +383,7 @@ async fn live_games_are_the_live_ones_with_their_moves(db: Db) {
     db.store.create_game(&quiet).await.unwrap();
     db.store.finish_game(&over.id, &finished(T0.plus(99_000))).await.unwrap();
 
-    let live = db.store.live_games().await.unwrap();
+    let live = db.store.live_timed_games().await.unwrap();
     let last = first_moves.last().unwrap().played_at;
     let expected = vec![
         GameRecord { game: GameRow { updated_at: last, ..created(&first) }, moves: first_moves },
@@ -556,9 +559,12 @@ async fn corrupt_stored_text_is_an_error_not_a_panic(db: Db) {
     ];
     for (sql, column) in corrupt {
         raw.execute(sqlx::query(sql).bind(game.id.as_str())).await.unwrap();
-        for result in
-            [db.store.load_game(&game.id).await.map(drop), db.store.live_games().await.map(drop)]
-        {
+        let mut results = vec![db.store.load_game(&game.id).await.map(drop)];
+        // A mode that is none of ours is not among the timed games at all.
+        if column != "games.mode" {
+            results.push(db.store.live_timed_games().await.map(drop));
+        }
+        for result in results {
             match result {
                 Err(DbError::Other(message)) => assert!(message.contains(column), "{message}"),
                 other => panic!("expected an error naming {column}, got {other:?}"),
@@ -682,4 +688,73 @@ async fn a_game_for_an_unknown_room_is_not_created_at_all(db: Db) {
         db.store.create_game_with(&game, &[place("d3")], Timestamp(5_000), true).await,
     );
     assert_not_found(db.store.load_game(&game.id).await);
+}
+
+async fn abandoned_games_without_a_clock_are_aborted_and_timed_ones_left(db: Db) {
+    let computer = NewGame {
+        mode: Mode::Computer,
+        level: Some(Level::Easy),
+        white: SeatRow { id: None, name: "Computer (Easy)".into() },
+        move_time_ms: None,
+        turn_started_at: None,
+        ..new_game()
+    };
+    let recent =
+        NewGame { id: GameId::generate(), created_at: T0.plus(10_000), ..computer.clone() };
+    let timed = new_game();
+    for game in [&computer, &recent, &timed] {
+        db.store.create_game(game).await.unwrap();
+    }
+    let ended = db.store.abort_abandoned_games(T0.plus(5_000), T0.plus(99_000)).await.unwrap();
+    assert_eq!(ended, 1);
+    let stored = db.store.load_game(&computer.id).await.unwrap().game;
+    assert_eq!((stored.status, stored.end_reason), (GameStatus::Aborted, Some(EndReason::Aborted)));
+    assert_eq!(stored.finished_at, Some(T0.plus(99_000)));
+    for game in [&recent, &timed] {
+        assert_eq!(db.store.load_game(&game.id).await.unwrap().game.status, GameStatus::Live);
+    }
+}
+
+async fn the_last_opponent_is_the_other_player_of_the_newest_quick_or_ranked_game(db: Db) {
+    assert_eq!(db.store.last_opponent(&player(1)).await.unwrap(), None);
+    let quick = |white: usize, at: i64| NewGame {
+        id: GameId::generate(),
+        mode: Mode::Quick,
+        white: SeatRow { id: Some(player(white)), name: "Cat".into() },
+        created_at: T0.plus(at),
+        ..new_game()
+    };
+    db.store.create_game(&quick(2, 0)).await.unwrap();
+    db.store.create_game(&quick(3, 1_000)).await.unwrap();
+    // A friend game later does not count: only games the queue paired.
+    db.store.create_game(&NewGame { created_at: T0.plus(2_000), ..new_game() }).await.unwrap();
+    assert_eq!(db.store.last_opponent(&player(1)).await.unwrap(), Some(player(3)));
+    assert_eq!(db.store.last_opponent(&player(3)).await.unwrap(), Some(player(1)));
+}
+
+async fn session_revocations_read_back_and_a_later_one_wins(db: Db) {
+    db.store.revoke_sessions(&player(1), T0.plus(2_000)).await.unwrap();
+    db.store.revoke_sessions(&player(1), T0.plus(1_000)).await.unwrap();
+    db.store.revoke_sessions(&player(2), T0.plus(500)).await.unwrap();
+    let mut read = db.store.session_revocations_since(T0.plus(600)).await.unwrap();
+    read.sort();
+    assert_eq!(read, vec![(player(1), T0.plus(2_000))]);
+    let mut all = db.store.session_revocations_since(T0).await.unwrap();
+    all.sort();
+    assert_eq!(all, vec![(player(1), T0.plus(2_000)), (player(2), T0.plus(500))]);
+}
+
+#[tokio::test]
+async fn an_embedded_database_and_its_new_folder_are_readable_by_their_owner_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let base = std::env::temp_dir().join(format!("outflank-private-{}", std::process::id()));
+    let file = base.join("data").join("outflank.sqlite");
+    let store = Store::connect(&format!("sqlite://{}?mode=rwc", file.display())).await.unwrap();
+    store.ping().await.unwrap();
+    let mode =
+        |path: &std::path::Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&file), 0o600);
+    assert_eq!(mode(file.parent().unwrap()), 0o700);
+    drop(store);
+    std::fs::remove_dir_all(&base).unwrap();
 }

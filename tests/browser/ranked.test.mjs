@@ -102,12 +102,16 @@ describe('with sign-in configured', () => {
     assert.equal(await alice.textContent(`#name-${aliceColour === 'black' ? 'white' : 'black'}`), 'Bob');
     assert.match(await black.textContent('#clock-black'), /^0:(2\d|30) left$/);
 
-    // A move each, then Black resigns, confirming first.
-    await waitForTurnOrEnd(black);
-    await black.locator('#board .square.legal').first().click();
-    await waitForTurnOrEnd(white);
-    await white.locator('#board .square.legal').first().click();
-    await black.waitForFunction(() => document.querySelectorAll('#moves li').length === 2);
+    // Three moves each (a ranked game resigned sooner is aborted, not rated), then Black
+    // resigns, confirming first.
+    for (let n = 1; n <= 3; n += 1) {
+      await waitForTurnOrEnd(black);
+      await black.locator('#board .square.legal').first().click();
+      await white.waitForFunction((count) => document.querySelectorAll('#moves li').length === count, 2 * n - 1);
+      await waitForTurnOrEnd(white);
+      await white.locator('#board .square.legal').first().click();
+      await black.waitForFunction((count) => document.querySelectorAll('#moves li').length === count, 2 * n);
+    }
     await black.click('#resign');
     assert.equal(await black.isVisible('#resign-dialog'), true);
     await black.click('#resign-confirm');

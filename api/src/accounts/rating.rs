@@ -18,6 +18,15 @@ pub const K_PROVISIONAL: f64 = 40.0;
 /// K once established.
 pub const K_ESTABLISHED: f64 = 20.0;
 
+/// Rated games between the same two accounts within a day ([`DAY_MS`]); later results between
+/// them that day are not rated, so two accounts cannot trade points game after game.
+pub const PAIR_GAMES_PER_DAY: i64 = 3;
+/// A day, in milliseconds.
+pub const DAY_MS: i64 = 86_400_000;
+/// How long a deleted account's standing is kept: signing in again with the same identity
+/// within this time brings it back instead of a fresh 1,200.
+pub const STANDING_KEPT_MS: i64 = 30 * DAY_MS;
+
 /// One side's standing before a game: its rating and how many rated games it has played.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Standing {

@@ -39,16 +39,13 @@ impl AllowedOrigins {
     }
 }
 
-/// Whether a request changes state: an unsafe method, or a WebSocket upgrade.
+/// Whether a request changes state: an unsafe method, or any protocol upgrade. Every
+/// `Upgrade` header counts, whatever it lists (`websocket, h2c` is still a WebSocket
+/// handshake to the server below).
 fn changes_state(request: &ServiceRequest) -> bool {
     let method = request.method();
     let unsafe_method = ![Method::GET, Method::HEAD, Method::OPTIONS].contains(method);
-    let upgrade = request
-        .headers()
-        .get(header::UPGRADE)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.eq_ignore_ascii_case("websocket"));
-    unsafe_method || upgrade
+    unsafe_method || request.headers().contains_key(header::UPGRADE)
 }
 
 /// Middleware refusing state-changing requests from other sites with 403.

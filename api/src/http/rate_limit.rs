@@ -18,6 +18,7 @@ use crate::domain::{PlayerId, Timestamp};
 use crate::http::client_address::{ClientKey, TrustedProxies};
 use crate::http::error::error_response;
 use crate::identity::session::{COOKIE_NAME, SessionKeys};
+use crate::metrics::{ErrorKind, Metrics};
 
 /// Requests per second allowed per client address and per session, after the burst.
 pub const DEFAULT_PER_SECOND: u32 = 20;
@@ -106,6 +107,9 @@ pub async fn limit_rate(
             Some(session.player)
         });
         if let Some(wait) = limits.wait(address, session) {
+            if let Some(metrics) = request.app_data::<web::Data<Metrics>>() {
+                metrics.error(ErrorKind::Refused, "rate_limited");
+            }
             let seconds = wait.as_secs().max(1);
             let mut response = error_response(
                 StatusCode::TOO_MANY_REQUESTS,

@@ -10,6 +10,7 @@ use thiserror::Error;
 
 use crate::domain::Timestamp;
 use crate::http::error::{ApiError, api_error};
+use crate::identity::revocations::Revocations;
 use crate::identity::session::{COOKIE_NAME, Session, SessionError, SessionKeys};
 
 /// Why a request has no session.
@@ -19,6 +20,8 @@ pub enum SessionRejection {
     NoSession,
     #[error("your session has expired: choose a nickname again")]
     Expired,
+    #[error("you were signed out: sign in or choose a nickname again")]
+    Revoked,
 }
 
 impl ApiError for SessionRejection {
@@ -26,23 +29,31 @@ impl ApiError for SessionRejection {
         match self {
             SessionRejection::NoSession => (StatusCode::UNAUTHORIZED, "no_session"),
             SessionRejection::Expired => (StatusCode::UNAUTHORIZED, "session_expired"),
+            SessionRejection::Revoked => (StatusCode::UNAUTHORIZED, "session_revoked"),
         }
     }
 }
 
 api_error!(SessionRejection);
 
-/// The session of `request`'s cookie, verified at `now`.
+/// The session of `request`'s cookie, verified at `now`: signed by this site, not expired, and
+/// not ended since it was issued.
 ///
 /// # Errors
 /// [`SessionRejection`] when the request carries no valid session.
 pub fn current_session(request: &HttpRequest, now: Timestamp) -> Result<Session, SessionRejection> {
     let keys = request.app_data::<web::Data<SessionKeys>>().ok_or(SessionRejection::NoSession)?;
     let cookie = request.cookie(COOKIE_NAME).ok_or(SessionRejection::NoSession)?;
-    keys.verify(cookie.value(), now).map_err(|error| match error {
-        SessionError::Expired => SessionRejection::Expired,
-        SessionError::Invalid => SessionRejection::NoSession,
-    })
+    let (session, issued) =
+        keys.verify_issued(cookie.value(), now).map_err(|error| match error {
+            SessionError::Expired => SessionRejection::Expired,
+            SessionError::Invalid => SessionRejection::NoSession,
+        })?;
+    let revocations = request.app_data::<web::Data<Revocations>>();
+    if revocations.is_some_and(|revocations| revocations.is_revoked(&session.player, issued)) {
+        return Err(SessionRejection::Revoked);
+    }
+    Ok(session)
 }
 
 /// A handler argument of type `Session` requires a valid session (`401` otherwise).

@@ -30,6 +30,10 @@ struct Claims {
     acct: bool,
     /// Issued at, seconds since the epoch.
     iat: i64,
+    /// Issued at, milliseconds since the epoch: a session issued just after its player's
+    /// sessions were revoked must count, in the same second too. Absent from older tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    iat_ms: Option<i64>,
     /// Expires at, seconds since the epoch.
     exp: i64,
 }
@@ -94,6 +98,7 @@ impl SessionKeys {
             name: session.nickname.to_string(),
             acct: session.account,
             iat,
+            iat_ms: Some(now.0),
             exp: iat + LIFETIME_SECONDS,
         };
         self.sign(&claims)
@@ -124,6 +129,18 @@ impl SessionKeys {
     /// # Errors
     /// [`SessionError::Expired`] or [`SessionError::Invalid`].
     pub fn verify(&self, token: &str, now: Timestamp) -> Result<Session, SessionError> {
+        self.verify_issued(token, now).map(|(session, _)| session)
+    }
+
+    /// Like [`SessionKeys::verify`], also returning when the session was issued.
+    ///
+    /// # Errors
+    /// [`SessionError::Expired`] or [`SessionError::Invalid`].
+    pub fn verify_issued(
+        &self,
+        token: &str,
+        now: Timestamp,
+    ) -> Result<(Session, Timestamp), SessionError> {
         let mut validation = Validation::new(Algorithm::HS256);
         // Expiry is checked below against `now`, so tests can move the clock.
         validation.validate_exp = false;
@@ -135,7 +152,8 @@ impl SessionKeys {
         }
         let player = data.claims.sub.parse().map_err(|_| SessionError::Invalid)?;
         let nickname = Nickname::parse(&data.claims.name).map_err(|_| SessionError::Invalid)?;
-        Ok(Session { player, nickname, account: data.claims.acct })
+        let issued = Timestamp(data.claims.iat_ms.unwrap_or(data.claims.iat * 1000));
+        Ok((Session { player, nickname, account: data.claims.acct }, issued))
     }
 
     /// The cookie that carries `session`.

@@ -60,5 +60,5 @@ pub use setup::{
     Setup, Stored, Timing,
 };
 pub use snapshot::Snapshot;
-pub use state::{GameState, RestoreError};
+pub use state::{GameState, RATED_AFTER_MOVES, RestoreError};
 pub use view::{Clocks, Ending, LastMove, LegalMove, Ply, Position, Seat, winner_of};

@@ -130,7 +130,8 @@ impl Setup {
         }
     }
 
-    /// The same players with colours swapped, for a rematch.
+    /// The same players with colours swapped, for a rematch; a ranked game's rematch is a quick
+    /// game, unrated.
     pub fn rematch(&self) -> Setup {
         match self.clone() {
             Setup::Computer { human, color, level } => {
@@ -139,7 +140,9 @@ impl Setup {
             Setup::SameDevice { player } => Setup::SameDevice { player },
             Setup::Friend { black, white } => Setup::Friend { black: white, white: black },
             Setup::Quick { black, white } => Setup::Quick { black: white, white: black },
-            Setup::Ranked { black, white } => Setup::Ranked { black: white, white: black },
+            // A rematch is not rated: rating two people who just played again and again would
+            // let them trade points; each rated game goes through the queue.
+            Setup::Ranked { black, white } => Setup::Quick { black: white, white: black },
         }
     }
 }

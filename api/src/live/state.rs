@@ -16,6 +16,10 @@ use super::{
 mod outcomes;
 mod play;
 
+/// How many discs each side must have placed before a ranked game's result can be anything
+/// but aborted (unless the game ends on the board).
+pub const RATED_AFTER_MOVES: usize = 3;
+
 /// One live game: board and history, players, move clock, draw offer, rematch, result.
 ///
 /// Pure: every method takes the time as an argument, nothing reads a clock, does I/O or draws
@@ -319,9 +323,16 @@ impl GameState {
     }
 
     fn has_placed(&self, color: Color) -> bool {
-        (0..self.game.plies().len()).any(|index| {
-            matches!(self.game.plies()[index], Move::Place(_)) && self.ply(index).color == color
-        })
+        self.placed(color) > 0
+    }
+
+    /// How many discs `color` has placed (passes not counted).
+    fn placed(&self, color: Color) -> usize {
+        (0..self.game.plies().len())
+            .filter(|&index| {
+                matches!(self.game.plies()[index], Move::Place(_)) && self.ply(index).color == color
+            })
+            .count()
     }
 
     /// The ply at `index` (0-based) with its number and colour.

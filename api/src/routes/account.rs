@@ -11,6 +11,7 @@ use thiserror::Error;
 use crate::accounts::{PublicName, PublicNameError};
 use crate::domain::{Nickname, Timestamp};
 use crate::http::error::{ApiError, api_error};
+use crate::identity::revocations::Revocations;
 use crate::identity::session::{Session, SessionKeys};
 use crate::storage::{DbError, NameError, Store};
 
@@ -76,6 +77,7 @@ async fn choose_name(
     body: web::Json<ChooseName>,
     store: web::Data<Store>,
     keys: web::Data<SessionKeys>,
+    revocations: web::Data<Revocations>,
 ) -> Result<HttpResponse, AccountError> {
     let session = session.filter(|session| session.account).ok_or(AccountError::NotSignedIn)?;
     let name = PublicName::parse(&body.name)?;
@@ -87,18 +89,22 @@ async fn choose_name(
     let nickname = Nickname::parse(name.as_str())
         .map_err(|_| AccountError::BadName(PublicNameError::BadCharacter))?;
     let session = Session { nickname, ..session };
-    Ok(HttpResponse::Ok()
-        .cookie(keys.cookie(&session, Timestamp::now()))
-        .json(json!({ "name": name.as_str() })))
+    // Sessions saved under the name before end; the cookie issued now carries the new one.
+    let now = Timestamp::now();
+    revocations.revoke(&store, &session.player, now).await?;
+    Ok(HttpResponse::Ok().cookie(keys.cookie(&session, now)).json(json!({ "name": name.as_str() })))
 }
 
-/// Deletes the signed-in account and signs the browser out.
+/// Deletes the signed-in account and ends every session of it, in this browser and any other.
 async fn delete(
     session: Option<Session>,
     store: web::Data<Store>,
     keys: web::Data<SessionKeys>,
+    revocations: web::Data<Revocations>,
 ) -> Result<HttpResponse, AccountError> {
     let session = session.filter(|session| session.account).ok_or(AccountError::NotSignedIn)?;
-    store.delete_account(&session.player, Timestamp::now()).await?;
+    let now = Timestamp::now();
+    store.delete_account(&session.player, now).await?;
+    revocations.revoke(&store, &session.player, now).await?;
     Ok(HttpResponse::NoContent().cookie(keys.removal_cookie()).finish())
 }

@@ -10,6 +10,7 @@ use crate::accounts::rating::{is_provisional, shown};
 use crate::domain::{Nickname, NicknameError, PlayerId, Timestamp};
 use crate::http::error::{ApiError, api_error};
 use crate::http::session::current_session;
+use crate::identity::revocations::Revocations;
 use crate::identity::session::{Session, SessionKeys};
 use crate::storage::{DbError, Store};
 
@@ -27,6 +28,8 @@ pub enum SessionRouteError {
     Nickname(#[from] NicknameError),
     #[error("you are signed in: you play under your account's public name")]
     SignedIn,
+    #[error("that is a player's account name: choose another nickname")]
+    AccountName,
     #[error("the server could not save your session; please try again")]
     Unavailable(String),
 }
@@ -36,6 +39,7 @@ impl ApiError for SessionRouteError {
         match self {
             SessionRouteError::Nickname(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_nickname"),
             SessionRouteError::SignedIn => (StatusCode::CONFLICT, "signed_in"),
+            SessionRouteError::AccountName => (StatusCode::CONFLICT, "name_taken"),
             SessionRouteError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
         }
     }
@@ -82,18 +86,26 @@ async fn create(
     body: web::Json<NewSession>,
     keys: web::Data<SessionKeys>,
     store: web::Data<Store>,
+    revocations: web::Data<Revocations>,
 ) -> Result<HttpResponse, SessionRouteError> {
-    let nickname = Nickname::parse(&body.nickname)?;
+    let nickname = Nickname::choose(&body.nickname)?;
+    let unavailable = |error: DbError| SessionRouteError::Unavailable(error.to_string());
+    // A guest cannot pass for an account: no nickname that looks like an account's name.
+    if store.is_account_name(&nickname.skeleton()).await.map_err(unavailable)? {
+        return Err(SessionRouteError::AccountName);
+    }
     let now = Timestamp::now();
     let player = match current_session(&request, now) {
         Ok(session) if session.account => return Err(SessionRouteError::SignedIn),
-        Ok(session) => session.player,
+        Ok(session) => {
+            // A new name ends the sessions under the old one, wherever they were saved; the
+            // cookie issued below, at the same moment, counts.
+            revocations.revoke(&store, &session.player, now).await.map_err(unavailable)?;
+            session.player
+        }
         Err(_) => PlayerId::generate(),
     };
-    store
-        .upsert_guest(&player, nickname.as_str(), now)
-        .await
-        .map_err(|error| SessionRouteError::Unavailable(error.to_string()))?;
+    store.upsert_guest(&player, nickname.as_str(), now).await.map_err(unavailable)?;
     let session = Session { player, nickname, account: false };
     let me = Me { id: session.player.as_str(), nickname: session.nickname.as_str(), account: None };
     Ok(HttpResponse::Ok().cookie(keys.cookie(&session, now)).json(me))
@@ -123,6 +135,16 @@ async fn me(session: Session, store: web::Data<Store>) -> Result<HttpResponse, S
     }))
 }
 
-async fn remove(keys: web::Data<SessionKeys>) -> HttpResponse {
-    HttpResponse::NoContent().cookie(keys.removal_cookie()).finish()
+/// Signs the player out everywhere: every session of theirs, saved in any browser, ends.
+async fn remove(
+    request: HttpRequest,
+    keys: web::Data<SessionKeys>,
+    store: web::Data<Store>,
+    revocations: web::Data<Revocations>,
+) -> Result<HttpResponse, SessionRouteError> {
+    if let Ok(session) = current_session(&request, Timestamp::now()) {
+        let unavailable = |error: DbError| SessionRouteError::Unavailable(error.to_string());
+        revocations.revoke(&store, &session.player, Timestamp::now()).await.map_err(unavailable)?;
+    }
+    Ok(HttpResponse::NoContent().cookie(keys.removal_cookie()).finish())
 }

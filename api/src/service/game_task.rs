@@ -320,8 +320,15 @@ impl GameTask {
                 }
                 Event::Ended { ending, .. } => {
                     let game = self.state.game();
-                    let finished = convert::finished(ending, game, now, self.state.rated_players());
+                    let players = self.state.rated_players();
+                    let rateable = players.is_some();
+                    let finished = convert::finished(ending, game, now, players);
                     rated = store.finish_game(id, &finished).await?;
+                    if rateable && rated.is_none() {
+                        // Only the cap on rated games between the same two leaves it unrated
+                        // (or an account deleted meanwhile).
+                        self.context.metrics.error(ErrorKind::Refused, "pair_cap");
+                    }
                     let _ = self.context.follow_ups.send(FollowUp::Ended(id.clone()));
                 }
                 Event::RematchStarted { game_id, setup, .. } => {

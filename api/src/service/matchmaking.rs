@@ -98,7 +98,14 @@ impl Matchmaking {
         rating: i32,
         since: Timestamp,
     ) -> Result<(), QueueError> {
-        let ticket = Ticket::new(SeekerId::new(player.as_str()), queue, rating, millis(since));
+        let mut ticket = Ticket::new(SeekerId::new(player.as_str()), queue, rating, millis(since));
+        // The previous opponent is met again only when nobody else fits; a store that cannot
+        // say who it was delays nobody.
+        match self.store.last_opponent(player).await {
+            Ok(Some(opponent)) => ticket = ticket.with_last_opponent(opponent.as_str()),
+            Ok(None) => {}
+            Err(error) => tracing::warn!(%error, "reading the last opponent failed"),
+        }
         self.queue.join(ticket, millis(Timestamp::now())).await
     }
 

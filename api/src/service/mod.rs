@@ -31,7 +31,10 @@ pub use game_task::Origin;
 pub use handle::GameHandle;
 pub use local_game::Subscription;
 pub use matchmaking::{GUEST_RATING, Matchmaking, Paired, SeekRefusal};
-pub use online::{MAX_SOCKETS_PER_PLAYER, Online, OnlineGuard};
+pub use online::{
+    DEFAULT_SOCKETS_PER_CLIENT, MAX_SOCKETS_PER_PLAYER, Online, OnlineGuard, TooManySockets,
+    Visitor,
+};
 pub use registry::GameHub;
 pub use router::Router;
 pub use search::SearchPool;

@@ -8,12 +8,17 @@ use std::sync::{Arc, Mutex, Weak};
 use outflank_engine::{Color, Game};
 use tokio::sync::{broadcast, mpsc};
 
-use crate::domain::{ClientKey, GameId, GameStatus, RoomCode};
+use crate::domain::{ClientKey, GameId, RoomCode};
 use crate::live::{GameState, Setup, Timing};
-use crate::metrics::Metrics;
+use crate::metrics::{ErrorKind, Metrics};
 use crate::storage::{DbError, Store};
 
 use super::ServiceError;
+
+/// How long a game without a clock may go untouched before it is ended as aborted: 30 days.
+pub const ABANDONED_AFTER_MS: i64 = 30 * 24 * 3600 * 1000;
+/// How often the store is swept for such games (and once at start-up).
+const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
 use super::clock::Clock;
 use super::computer_budget::ComputerBudget;
 use super::convert;
@@ -115,7 +120,12 @@ impl GameHub {
         let player = setup.human(setup.computer().map_or(Color::Black, |(color, _)| !color));
         let player = player.map(|human| human.id.clone()).ok_or(ServiceError::Unavailable)?;
         let id = GameId::generate();
-        lock(&self.inner.computer_games).admit(id.clone(), player, client)?;
+        let admitted = lock(&self.inner.computer_games).admit(id.clone(), player, client);
+        if let Err(over) = admitted {
+            self.inner.context.metrics.error(ErrorKind::Refused, "too_many_games");
+            tracing::info!(%client, %over, "a game against the computer was refused");
+            return Err(over.into());
+        }
         let created = self.create_with_id(id.clone(), setup, game, None, Origin::client(client));
         if let Err(error) = created.await {
             lock(&self.inner.computer_games).release(&id);
@@ -197,6 +207,27 @@ impl GameHub {
         Ok(Route::Local(self.start(state, origin)))
     }
 
+    /// Ends as aborted, now and then every [`SWEEP_EVERY`], the games without a clock that
+    /// nobody has touched for [`ABANDONED_AFTER_MS`]: games against the computer and on one
+    /// device have no clock to end them, and would otherwise stay live for ever.
+    pub fn spawn_abandoned_sweep(&self) {
+        let hub = self.clone();
+        actix_web::rt::spawn(async move {
+            let mut every = tokio::time::interval(SWEEP_EVERY);
+            loop {
+                every.tick().await;
+                let context = &hub.inner.context;
+                let now = context.clock.now();
+                let idle_since = crate::domain::Timestamp(now.0 - ABANDONED_AFTER_MS);
+                match context.store.abort_abandoned_games(idle_since, now).await {
+                    Ok(0) => {}
+                    Ok(ended) => tracing::info!(ended, "abandoned games without a clock aborted"),
+                    Err(error) => tracing::warn!(%error, "abandoned games not swept"),
+                }
+            }
+        });
+    }
+
     /// Keeps this node's leases on the games it runs; a game another node has taken over (this
     /// node was thought dead) stops here, and its sockets follow it to the new owner.
     pub fn spawn_lease_renewal(&self) {
@@ -238,12 +269,9 @@ impl GameHub {
     /// # Errors
     /// The store could not list the live games.
     pub async fn restore_live_games(&self) -> Result<usize, ServiceError> {
-        let records = self.inner.context.store.live_games().await?;
+        let records = self.inner.context.store.live_timed_games().await?;
         let mut started = 0;
-        let clocked = |record: &&crate::storage::GameRecord| {
-            record.game.status == GameStatus::Live && record.game.mode.has_clock()
-        };
-        for record in records.iter().filter(clocked) {
+        for record in &records {
             match self.handle(&record.game.id).await {
                 Ok(_) => started += 1,
                 Err(error) => {

@@ -82,7 +82,10 @@ impl Store {
         .execute(&mut *tx)
         .await;
         match inserted.map_err(DbError::from) {
-            Ok(_) => tx.commit().await?,
+            Ok(_) => {
+                restore_standing(&mut tx, &player, &identity_hash(issuer, subject), now).await?;
+                tx.commit().await?;
+            }
             // The same person signed in twice at once: the other sign-in created the account.
             Err(DbError::Conflict) => {
                 drop(tx);
@@ -143,6 +146,20 @@ impl Store {
         account_row(&row)
     }
 
+    /// Whether an account (not deleted) is publicly called by the name whose
+    /// [`PublicName::key`] is `key`: guests may not go by it.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] when the database fails.
+    pub async fn is_account_name(&self, key: &str) -> DbResult<bool> {
+        let row =
+            sqlx::query("SELECT 1 AS one FROM accounts WHERE name_key = $1 AND deleted_at IS NULL")
+                .bind(key)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.is_some())
+    }
+
     /// Gives account `id` its public name, once.
     ///
     /// # Errors
@@ -192,6 +209,7 @@ impl Store {
     pub async fn delete_account(&self, id: &PlayerId, now: Timestamp) -> DbResult<()> {
         let _permit = self.write_permit().await;
         let mut tx = self.pool.begin().await?;
+        keep_standing(&mut tx, id, now).await?;
         let updated = sqlx::query(
             "UPDATE accounts SET issuer = NULL, subject = NULL, name = NULL, name_key = NULL, \
                 deleted_at = $2 \
@@ -316,7 +334,8 @@ impl Store {
 /// Rates a finished game's result between `players`, inside `tx`, the transaction finishing
 /// it. Both accounts' rows are locked in a fixed order first, so games finishing at the same
 /// moment for the same player are applied one after the other, each from the other's result.
-/// `None` when the game has no winner or draw recorded, or an account is gone.
+/// `None` when the game has no winner or draw recorded, an account is gone, or the two have
+/// already played [`rating::PAIR_GAMES_PER_DAY`] rated games within a day.
 pub(super) async fn rate_game(
     tx: &mut Transaction<'_, Any>,
     game_id: &GameId,
@@ -339,6 +358,11 @@ pub(super) async fn rate_game(
     else {
         return Ok(None);
     };
+    // Counted after both accounts are locked, so two results finishing at once count each other.
+    let day_ago = Timestamp(now.0 - rating::DAY_MS);
+    if games_between(tx, black, white, day_ago).await? >= rating::PAIR_GAMES_PER_DAY {
+        return Ok(None);
+    }
     let score = match winner {
         Winner::Black => Score::Win,
         Winner::White => Score::Loss,
@@ -351,6 +375,119 @@ pub(super) async fn rate_game(
         record(tx, game_id, white, Color::White, white_before, white_after, score.reversed(), now)
             .await?;
     Ok(Some(RatedGame { black, white }))
+}
+
+/// How a deleted account's identity is remembered for the cool-down: a one-way hash, never the
+/// identity itself.
+fn identity_hash(issuer: &str, subject: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(format!("{issuer}\n{subject}").as_bytes());
+    digest.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// Keeps the standing of account `id`, about to be deleted, under its identity's hash.
+async fn keep_standing(
+    tx: &mut Transaction<'_, Any>,
+    id: &PlayerId,
+    now: Timestamp,
+) -> DbResult<()> {
+    // A write first, so SQLite takes its write lock before anything is read.
+    sqlx::query("UPDATE accounts SET rated_games = rated_games WHERE player_id = $1")
+        .bind(id.as_str())
+        .execute(&mut **tx)
+        .await?;
+    let Some(row) = sqlx::query(
+        "SELECT issuer, subject, rating, rated_games, wins, draws, losses FROM accounts \
+         WHERE player_id = $1 AND deleted_at IS NULL",
+    )
+    .bind(id.as_str())
+    .fetch_optional(&mut **tx)
+    .await?
+    else {
+        return Ok(());
+    };
+    let issuer: Option<String> = get(&row, "issuer")?;
+    let subject: Option<String> = get(&row, "subject")?;
+    let (Some(issuer), Some(subject)) = (issuer, subject) else { return Ok(()) };
+    let rating: f64 = get(&row, "rating")?;
+    let counts: [i32; 4] =
+        [get(&row, "rated_games")?, get(&row, "wins")?, get(&row, "draws")?, get(&row, "losses")?];
+    sqlx::query(
+        "INSERT INTO deleted_identities \
+            (identity_hash, rating, rated_games, wins, draws, losses, deleted_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) \
+         ON CONFLICT (identity_hash) DO UPDATE SET rating = excluded.rating, \
+            rated_games = excluded.rated_games, wins = excluded.wins, draws = excluded.draws, \
+            losses = excluded.losses, deleted_at = excluded.deleted_at",
+    )
+    .bind(identity_hash(&issuer, &subject))
+    .bind(rating)
+    .bind(counts[0])
+    .bind(counts[1])
+    .bind(counts[2])
+    .bind(counts[3])
+    .bind(now.0)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Gives the new account `player` the standing its identity had when its previous account was
+/// deleted, if that was within the cool-down.
+async fn restore_standing(
+    tx: &mut Transaction<'_, Any>,
+    player: &PlayerId,
+    identity: &str,
+    now: Timestamp,
+) -> DbResult<()> {
+    let Some(row) = sqlx::query(
+        "SELECT rating, rated_games, wins, draws, losses FROM deleted_identities \
+         WHERE identity_hash = $1 AND deleted_at > $2",
+    )
+    .bind(identity)
+    .bind(now.0 - rating::STANDING_KEPT_MS)
+    .fetch_optional(&mut **tx)
+    .await?
+    else {
+        return Ok(());
+    };
+    let rating: f64 = get(&row, "rating")?;
+    let counts: [i32; 4] =
+        [get(&row, "rated_games")?, get(&row, "wins")?, get(&row, "draws")?, get(&row, "losses")?];
+    sqlx::query(
+        "UPDATE accounts SET rating = $2, rated_games = $3, wins = $4, draws = $5, losses = $6 \
+         WHERE player_id = $1",
+    )
+    .bind(player.as_str())
+    .bind(rating)
+    .bind(counts[0])
+    .bind(counts[1])
+    .bind(counts[2])
+    .bind(counts[3])
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// How many rated games `black` and `white` have played together since `since`, read inside
+/// `tx`.
+async fn games_between(
+    tx: &mut Transaction<'_, Any>,
+    black: &str,
+    white: &str,
+    since: Timestamp,
+) -> DbResult<i64> {
+    let row = sqlx::query(
+        "SELECT COUNT(*) AS n FROM rating_changes a \
+         JOIN rating_changes b ON a.game_id = b.game_id \
+         WHERE a.player_id = $1 AND b.player_id = $2 AND a.at > $3",
+    )
+    .bind(black)
+    .bind(white)
+    .bind(since.0)
+    .fetch_one(&mut **tx)
+    .await?;
+    get(&row, "n")
 }
 
 /// The standing of a not deleted account, read inside `tx`.

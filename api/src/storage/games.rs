@@ -19,6 +19,9 @@ const GAME_COLUMNS: &str = "id, mode, level, black_id, black_name, white_id, whi
     winner, end_reason, black_discs, white_discs, start_position, move_time_ms, room_code, rated, \
     created_at, updated_at, finished_at, turn_started_at";
 
+/// The modes whose moves are timed ([`crate::domain::Mode::has_clock`]), as an SQL list.
+const TIMED_MODES: &str = "('friend', 'quick', 'ranked')";
+
 impl Store {
     /// Stores a new live game.
     ///
@@ -190,6 +193,27 @@ impl Store {
         Ok(rated)
     }
 
+    /// The other player of `player`'s most recent quick or ranked game, if any: the matchmaking
+    /// queue pairs them again only when nobody else fits.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] when the database fails.
+    pub async fn last_opponent(&self, player: &PlayerId) -> DbResult<Option<PlayerId>> {
+        let row = sqlx::query(
+            "SELECT black_id, white_id FROM games \
+             WHERE (black_id = $1 OR white_id = $1) AND mode IN ('quick', 'ranked') \
+             ORDER BY created_at DESC LIMIT 1",
+        )
+        .bind(player.as_str())
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        let black: Option<String> = get(&row, "black_id")?;
+        let white: Option<String> = get(&row, "white_id")?;
+        let other = if black.as_deref() == Some(player.as_str()) { white } else { black };
+        other.map(|id| parse("black_id", &id)).transpose()
+    }
+
     /// A game with its moves in ply order.
     ///
     /// # Errors
@@ -214,22 +238,25 @@ impl Store {
         Ok(GameRecord { game, moves })
     }
 
-    /// Every live game with its moves, oldest first: what a restarted server resumes.
+    /// Every live game with a clock (between two people at a distance) with its moves, oldest
+    /// first: what a restarted server resumes, since their clocks run. Games without a clock
+    /// (against the computer, on one device) wait in the store until someone opens them.
     ///
     /// # Errors
     /// [`DbError::Other`] if a stored value is corrupt.
-    pub async fn live_games(&self) -> DbResult<Vec<GameRecord>> {
+    pub async fn live_timed_games(&self) -> DbResult<Vec<GameRecord>> {
         let games = sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE status = 'live' ORDER BY created_at, id"
+            "SELECT {GAME_COLUMNS} FROM games WHERE status = 'live' AND mode IN {TIMED_MODES} \
+             ORDER BY created_at, id"
         ))
         .fetch_all(&self.pool)
         .await?;
         let mut moves: HashMap<GameId, Vec<MoveRow>> = HashMap::new();
-        let rows = sqlx::query(
+        let rows = sqlx::query(&format!(
             "SELECT m.game_id, m.ply, m.mv, m.played_at FROM moves m \
              JOIN games g ON g.id = m.game_id \
-             WHERE g.status = 'live' ORDER BY m.game_id, m.ply",
-        )
+             WHERE g.status = 'live' AND g.mode IN {TIMED_MODES} ORDER BY m.game_id, m.ply"
+        ))
         .fetch_all(&self.pool)
         .await?;
         for row in &rows {
@@ -244,6 +271,31 @@ impl Store {
                 Ok(GameRecord { game, moves })
             })
             .collect()
+    }
+
+    /// Ends as aborted every live game without a clock (against the computer, on one device)
+    /// in which nothing happened since `idle_since`: left games stop counting against their
+    /// players' limits and are not kept live for ever. Returns how many ended.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] when the database fails.
+    pub async fn abort_abandoned_games(
+        &self,
+        idle_since: Timestamp,
+        now: Timestamp,
+    ) -> DbResult<u64> {
+        let _permit = self.write_permit().await;
+        let ended = sqlx::query(&format!(
+            "UPDATE games SET status = 'aborted', end_reason = 'aborted', finished_at = $2, \
+                updated_at = $2, turn_started_at = NULL \
+             WHERE status = 'live' AND mode NOT IN {TIMED_MODES} AND updated_at < $1"
+        ))
+        .bind(idle_since.0)
+        .bind(now.0)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(ended)
     }
 
     /// A player's ended games (finished or aborted), most recent first, without moves.

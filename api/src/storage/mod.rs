@@ -27,6 +27,7 @@ mod games;
 mod models;
 mod players;
 mod rooms;
+mod sessions;
 mod settings;
 mod sqlite_writer;
 
@@ -179,8 +180,24 @@ impl Store {
     }
 }
 
-/// An SQLite pool: file (and directory) created when missing, WAL journal, foreign keys
-/// enforced, and a busy timeout so concurrent writers wait rather than fail.
+/// Makes sure the database file at `path` is readable by this user alone: its directory, when
+/// created here, is `0700`, and the file `0600` (it holds the session key and every account).
+/// SQLite gives its `-wal` and `-shm` files the database file's permissions.
+fn private_file(path: &std::path::Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+    if let Some(directory) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(directory)?;
+    }
+    std::fs::OpenOptions::new().create(true).append(true).mode(0o600).open(path)?;
+    if let Err(error) = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)) {
+        tracing::warn!(path = %path.display(), %error, "cannot make the database file private");
+    }
+    Ok(())
+}
+
+/// An SQLite pool: file (and directory) created when missing, private to this user, WAL
+/// journal, foreign keys enforced, and a busy timeout so concurrent writers wait rather than
+/// fail.
 async fn connect_sqlite(url: &str) -> Result<AnyPool, sqlx::Error> {
     let rest = url.split_once(':').map_or("", |(_, rest)| rest);
     let rest = rest.strip_prefix("//").unwrap_or(rest);
@@ -208,11 +225,7 @@ async fn connect_sqlite(url: &str) -> Result<AnyPool, sqlx::Error> {
             .await;
     }
 
-    if let Some(directory) = std::path::Path::new(&percent_decode(path)).parent() {
-        if !directory.as_os_str().is_empty() {
-            std::fs::create_dir_all(directory)?;
-        }
-    }
+    private_file(std::path::Path::new(&percent_decode(path)))?;
     let has_mode = query.split('&').any(|pair| pair.starts_with("mode="));
     let url = match (has_mode, query.is_empty()) {
         (true, _) => url.to_owned(),

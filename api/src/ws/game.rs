@@ -4,7 +4,7 @@
 //! player's action goes to the game with the sender's player id, and the game's refusal comes
 //! back as an `error`. Broadcasts reach every socket in version order, rendered here.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -24,6 +24,9 @@ use super::socket::{self, Close, Conversation, Flow, Socket};
 /// A game's stream of broadcasts.
 type Events = tokio::sync::broadcast::Receiver<Broadcast>;
 
+/// A socket that has not sent `join` within this time is closed.
+const JOIN_WITHIN: Duration = Duration::from_secs(10);
+
 pub fn configure(config: &mut web::ServiceConfig) {
     config.route("/api/games/{id}/ws", web::get().to(connect));
 }
@@ -41,6 +44,15 @@ async fn connect(
     let Ok(id) = path.parse::<GameId>() else {
         return Ok(not_found());
     };
+    // Spectators need no session; they get an id that plays no seat, and do not count as
+    // someone online.
+    let session = current_session(&request, Timestamp::now()).ok().map(|session| session.player);
+    let visitor = socket::visitor(&request, session.clone());
+    // The handshake and the caps first: a request that will not become a socket starts no game.
+    let admitted = match socket::admit(&request, &visitor, &online, &metrics) {
+        Ok(admitted) => admitted,
+        Err(response) => return Ok(response),
+    };
     let game = match hub.handle(&id).await {
         Ok(game) => game,
         Err(ServiceError::NotFound(_)) => return Ok(not_found()),
@@ -48,19 +60,17 @@ async fn connect(
             return Ok(error_response(StatusCode::SERVICE_UNAVAILABLE, codes::UNAVAILABLE, error));
         }
     };
-    // Spectators need no session; they get an id that plays no seat.
-    let player = current_session(&request, Timestamp::now())
-        .map_or_else(|_| PlayerId::generate(), |s| s.player);
     let conversation = GameSocket {
         id,
         game,
-        player: player.clone(),
+        player: session.unwrap_or_else(PlayerId::generate),
         last_version: None,
         joined: false,
         present: false,
         events: None,
+        join_by: tokio::time::Instant::now() + JOIN_WITHIN,
     };
-    socket::serve(&request, body, &player, SocketKind::Game, (&online, &metrics), conversation)
+    socket::serve(&request, body, admitted, SocketKind::Game, &metrics, conversation)
 }
 
 /// One client's conversation with one game.
@@ -76,15 +86,28 @@ struct GameSocket {
     present: bool,
     /// The game's stream, once joined.
     events: Option<Events>,
+    /// Until the client joins, when it must have.
+    join_by: tokio::time::Instant,
+}
+
+/// What a game socket waits for besides the client.
+enum GameEvent {
+    /// The game's next broadcast (or news that the stream was lost).
+    Broadcast(Result<Broadcast, RecvError>),
+    /// The client has not joined in time.
+    JoinTimeout,
 }
 
 impl Conversation for GameSocket {
-    type Event = Result<Broadcast, RecvError>;
+    type Event = GameEvent;
 
-    async fn next_event(&mut self) -> Self::Event {
+    async fn next_event(&mut self) -> GameEvent {
         match &mut self.events {
-            Some(events) => events.recv().await,
-            None => std::future::pending().await,
+            Some(events) => GameEvent::Broadcast(events.recv().await),
+            None => {
+                tokio::time::sleep_until(self.join_by).await;
+                GameEvent::JoinTimeout
+            }
         }
     }
 
@@ -109,7 +132,14 @@ impl Conversation for GameSocket {
         }
     }
 
-    async fn on_event(&mut self, socket: &mut Socket, event: Self::Event) -> Flow {
+    async fn on_event(&mut self, socket: &mut Socket, event: GameEvent) -> Flow {
+        let event = match event {
+            GameEvent::Broadcast(event) => event,
+            GameEvent::JoinTimeout => {
+                let _ = socket.refuse(codes::NOT_JOINED, "send a join message first").await;
+                return Err(Close::With(CloseCode::Policy, "no join"));
+            }
+        };
         match event {
             Ok(Broadcast::Shutdown) => {
                 let msg = ServerMsg::error(
@@ -206,9 +236,10 @@ impl GameSocket {
         loop {
             let Some(events) = &mut self.events else { return Ok(()) };
             match events.try_recv() {
-                Ok(broadcast) => self.on_event(socket, Ok(broadcast)).await?,
+                Ok(broadcast) => self.on_event(socket, GameEvent::Broadcast(Ok(broadcast))).await?,
                 Err(TryRecvError::Lagged(_)) => {
-                    self.on_event(socket, Err(RecvError::Lagged(0))).await?;
+                    let lost = GameEvent::Broadcast(Err(RecvError::Lagged(0)));
+                    self.on_event(socket, lost).await?;
                 }
                 Err(TryRecvError::Empty | TryRecvError::Closed) => return Ok(()),
             }

@@ -39,6 +39,8 @@ pub mod codes {
     pub const BAD_MESSAGE: &str = "bad_message";
     /// The player already holds the most sockets allowed (an HTTP `429` before the upgrade).
     pub const TOO_MANY_SOCKETS: &str = "too_many_sockets";
+    /// A request on a socket's address that is not a WebSocket handshake (HTTP `400`).
+    pub const BAD_HANDSHAKE: &str = "bad_handshake";
     /// The player (or their network) has the most games against the computer in progress.
     pub const TOO_MANY_GAMES: &str = "too_many_games";
     /// The game could not be reached or its command not stored; nothing changed.

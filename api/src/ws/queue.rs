@@ -10,7 +10,6 @@ use actix_ws::CloseCode;
 use outflank_matchmaker::{Decision, QueueKind};
 
 use crate::domain::{ClientKey, Timestamp};
-use crate::http::client_address::client_of;
 use crate::http::error::error_response;
 use crate::http::session::current_session;
 use crate::live::Human;
@@ -43,17 +42,20 @@ async fn connect(
             "choose a nickname before looking for an opponent",
         ));
     };
-    let player = session.player.clone();
+    let visitor = socket::visitor(&request, Some(session.player.clone()));
+    let admitted = match socket::admit(&request, &visitor, &online, &metrics) {
+        Ok(admitted) => admitted,
+        Err(response) => return Ok(response),
+    };
     let conversation = QueueSocket {
         me: Human { id: session.player, name: session.nickname },
         signed_in: session.account,
-        client: client_of(&request)
-            .unwrap_or_else(|| ClientKey::of(std::net::Ipv4Addr::UNSPECIFIED.into())),
+        client: visitor.client,
         matchmaking: matchmaking.get_ref().clone(),
         search: None,
         tick: tokio::time::interval(TICK),
     };
-    socket::serve(&request, body, &player, SocketKind::Queue, (&online, &metrics), conversation)
+    socket::serve(&request, body, admitted, SocketKind::Queue, &metrics, conversation)
 }
 
 /// A search in progress.

@@ -1,4 +1,4 @@
-//! What every WebSocket of the server shares: the upgrade (with the per-player socket cap),
+//! What every WebSocket of the server shares: the upgrade (with the socket caps),
 //! the frame size limit, the message-rate limit, heartbeats, a send timeout, and the loop that
 //! reads frames and hands text to a [`Conversation`].
 
@@ -10,10 +10,11 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use actix_ws::{CloseCode, CloseReason, Message, MessageStream, Session};
 use serde::Serialize;
 
-use crate::domain::PlayerId;
+use crate::domain::{ClientKey, PlayerId};
+use crate::http::client_address::client_of;
 use crate::http::error::error_response;
 use crate::metrics::{ErrorKind, Metrics, SocketGuard, SocketKind};
-use crate::service::{MAX_SOCKETS_PER_PLAYER, Online, OnlineGuard};
+use crate::service::{Online, OnlineGuard, TooManySockets, Visitor};
 
 use super::protocol::{ErrorMsg, MAX_FRAME_BYTES, MAX_MESSAGES_PER_SECOND, codes};
 
@@ -150,30 +151,69 @@ impl Socket {
     }
 }
 
-/// Upgrades `request` to a WebSocket of `player` and runs `conversation` on it until either
-/// side ends it. A player already holding [`MAX_SOCKETS_PER_PLAYER`] sockets gets a `429`.
+/// The visitor opening a socket with `request`: the session's `player` (`None` without a
+/// session) and the client address.
+pub fn visitor(request: &HttpRequest, player: Option<PlayerId>) -> Visitor {
+    let client =
+        client_of(request).unwrap_or_else(|| ClientKey::of(std::net::Ipv4Addr::UNSPECIFIED.into()));
+    Visitor { player, client }
+}
+
+/// A socket that may open: its handshake is valid and it is counted against its caps.
+#[derive(Debug)]
+pub struct Admitted(OnlineGuard);
+
+/// Checks, before anything else is done for it, that `request` is a WebSocket handshake
+/// (`400 bad_handshake` otherwise: a plain `GET` loads no game) and that `visitor` is within
+/// the socket caps of its player and client address (`429 too_many_sockets`).
+///
+/// # Errors
+/// The response to send instead of upgrading.
+pub fn admit(
+    request: &HttpRequest,
+    visitor: &Visitor,
+    online: &Online,
+    metrics: &Metrics,
+) -> Result<Admitted, HttpResponse> {
+    if let Err(error) = actix_http::ws::verify_handshake(request.head()) {
+        metrics.error(ErrorKind::WsProtocol, codes::BAD_HANDSHAKE);
+        return Err(error_response(
+            StatusCode::BAD_REQUEST,
+            codes::BAD_HANDSHAKE,
+            format!("this address takes WebSocket connections only: {error}"),
+        ));
+    }
+    online.try_enter(visitor).map(Admitted).map_err(|refused| {
+        let cap = match refused {
+            TooManySockets::Player => "player",
+            TooManySockets::Client(_) => "address",
+        };
+        metrics.error(ErrorKind::Refused, codes::TOO_MANY_SOCKETS);
+        tracing::info!(client = %visitor.client, cap, "a socket over the cap was refused");
+        error_response(StatusCode::TOO_MANY_REQUESTS, codes::TOO_MANY_SOCKETS, refused)
+    })
+}
+
+/// Upgrades `request`, admitted by [`admit`], and runs `conversation` on it until either side
+/// ends it.
 ///
 /// # Errors
 /// The request is not a valid WebSocket upgrade.
 pub fn serve<C: Conversation + 'static>(
     request: &HttpRequest,
     body: web::Payload,
-    player: &PlayerId,
+    admitted: Admitted,
     kind: SocketKind,
-    context: (&Online, &Metrics),
+    metrics: &Metrics,
     conversation: C,
 ) -> Result<HttpResponse, actix_web::Error> {
-    let (online, metrics) = context;
-    let Some(online) = online.try_enter(player) else {
-        return Ok(too_many_sockets());
-    };
     let (response, session, stream) = actix_ws::handle(request, body)?;
     let socket = Socket {
         session,
         metrics: metrics.clone(),
         last_heard: Instant::now(),
         window: (Instant::now(), 0),
-        _online: online,
+        _online: admitted.0,
         _open: metrics.socket_opened(kind),
     };
     actix_web::rt::spawn(run(socket, stream.max_frame_size(MAX_FRAME_BYTES), conversation));
@@ -221,13 +261,4 @@ async fn run<C: Conversation>(mut socket: Socket, mut stream: MessageStream, mut
         let reason = CloseReason { code, description: Some(description.to_owned()) };
         let _ = socket.session.close(Some(reason)).await;
     }
-}
-
-/// The answer to a player over the socket cap.
-fn too_many_sockets() -> HttpResponse {
-    error_response(
-        StatusCode::TOO_MANY_REQUESTS,
-        codes::TOO_MANY_SOCKETS,
-        format!("you already have {MAX_SOCKETS_PER_PLAYER} connections open; close some tabs"),
-    )
 }

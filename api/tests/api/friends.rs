@@ -324,3 +324,40 @@ async fn players_see_when_their_opponent_disconnects_and_returns() {
     let (_again, _) = white.join(&id).await;
     black_socket.presence_becomes(true, true).await;
 }
+
+/// The status of game `id` as `user` reads it once a restarted server had time to sweep.
+async fn status_after_restart(app: &mut TestApp, user: &mut User, id: &str, wanted: &str) -> Value {
+    app.restart().await;
+    user.reconnect_to(app);
+    let mut status = Value::Null;
+    for _ in 0..40 {
+        let game: Value = user.get(&format!("/api/games/{id}")).await.json().await.unwrap();
+        status = game["status"].clone();
+        if status == wanted {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    status
+}
+
+#[actix_web::test]
+async fn a_game_without_a_clock_left_for_thirty_days_is_aborted() {
+    let mut app = spawn_app_with_clock().await;
+    let mut ann = app.user("Ann").await;
+    let id = ann.create_game(json!({ "mode": "same_device" })).await;
+    let (mut socket, _) = ann.join(&id).await;
+    socket.play("d3").await;
+    drop(socket);
+    app.advance(31 * 24 * 3600 * 1000);
+    assert_eq!(status_after_restart(&mut app, &mut ann, &id, "aborted").await, "aborted");
+}
+
+#[actix_web::test]
+async fn a_game_without_a_clock_left_for_a_day_stays_live() {
+    let mut app = spawn_app_with_clock().await;
+    let mut ann = app.user("Ann").await;
+    let id = ann.create_game(json!({ "mode": "same_device" })).await;
+    app.advance(24 * 3600 * 1000);
+    assert_eq!(status_after_restart(&mut app, &mut ann, &id, "aborted").await, "live");
+}

@@ -220,6 +220,30 @@ impl TestApp {
         self.client.post(format!("{}{path}", self.url)).json(body).send().await.unwrap()
     }
 
+    /// The value of the metric `series` (its name with labels, as `GET /metrics` renders it),
+    /// `None` when it is not there.
+    pub async fn metric(&self, series: &str) -> Option<f64> {
+        let text = self.get("/metrics").await.text().await.unwrap();
+        text.lines().find_map(|line| line.strip_prefix(series)?.strip_prefix(' ')?.parse().ok())
+    }
+
+    /// Sends `head` (an HTTP/1.1 request without its final blank line) over a fresh
+    /// connection and returns the response's status code: for requests no HTTP client would
+    /// send as they are.
+    pub async fn raw_status(&self, head: &str) -> u16 {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let address = self.url.trim_start_matches("http://");
+        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+        let request = format!("{}\r\nHost: {address}\r\n\r\n", head.replace('\n', "\r\n"));
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut response = vec![0; 1024];
+        let read =
+            tokio::time::timeout(TIMEOUT, stream.read(&mut response)).await.unwrap().unwrap();
+        let text = String::from_utf8_lossy(&response[..read]);
+        let status = text.split(' ').nth(1).unwrap_or_else(|| panic!("no status in {text:?}"));
+        status.parse().unwrap()
+    }
+
     /// Starts a guest session in [`TestApp::client`], asserting it succeeds.
     pub async fn sign_in_as(&self, nickname: &str) -> Value {
         let response = self.post_json("/api/session", &json!({ "nickname": nickname })).await;
@@ -332,6 +356,22 @@ impl User {
     /// Opens a socket on game `id` without joining.
     pub async fn connect(&self, id: &str) -> Socket {
         self.socket(&format!("/api/games/{id}/ws")).await
+    }
+
+    /// Tries to open a socket on game `id`: the socket, or the HTTP status it was refused with.
+    pub async fn try_connect(&self, id: &str) -> Result<Socket, u16> {
+        let ws_url = format!("{}/api/games/{id}/ws", self.base.replacen("http", "ws", 1));
+        let mut request = ws_url.into_client_request().unwrap();
+        if !self.cookie.is_empty() {
+            request.headers_mut().insert("cookie", self.cookie.parse().unwrap());
+        }
+        match tokio_tungstenite::connect_async(request).await {
+            Ok((stream, _)) => Ok(Socket { stream }),
+            Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+                Err(response.status().as_u16())
+            }
+            Err(error) => panic!("socket neither opened nor refused: {error}"),
+        }
     }
 
     /// Opens the matchmaking socket.

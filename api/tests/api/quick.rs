@@ -122,3 +122,17 @@ async fn stats_count_players_online_once_and_live_games() {
     let stats: Value = app.get("/api/stats").await.json().await.unwrap();
     assert_eq!(stats, json!({ "online": 1, "waiting": 0, "games_in_progress": 1 }));
 }
+
+#[actix_web::test]
+async fn spectators_without_a_session_are_not_counted_online() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let id = ann.create_game(json!({ "mode": "same_device" })).await;
+    let (_socket, _) = ann.join(&id).await;
+    let mut spectators = Vec::new();
+    for _ in 0..3 {
+        spectators.push(app.stranger().join(&id).await);
+    }
+    let stats: Value = app.get("/api/stats").await.json().await.unwrap();
+    assert_eq!(stats["online"], 1);
+}

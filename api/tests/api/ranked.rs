@@ -35,13 +35,36 @@ async fn seat(user: &User, id: &str) -> (Socket, String) {
     (socket, view["you"].as_str().unwrap().to_owned())
 }
 
-/// Alice and Bob play a ranked game that Alice resigns; returns both and the game's id once
-/// the ratings have moved.
+/// Plays the first six plies of the shortest game: three discs a side, so that a resignation
+/// counts (a ranked game resigned sooner is aborted). The sockets are Black's and White's.
+async fn open(black: &mut Socket, white: &mut Socket) {
+    for (n, square) in ["d3", "c3", "b3", "d2", "e1", "d6"].into_iter().enumerate() {
+        let (mover, other) =
+            if n % 2 == 0 { (&mut *black, &mut *white) } else { (&mut *white, &mut *black) };
+        mover.play(square).await;
+        other.expect("moved").await;
+    }
+}
+
+/// Alice's and Bob's sockets on game `id`, opened: each has placed three discs.
+async fn opened(alice: &User, bob: &User, id: &str) -> (Socket, String, Socket) {
+    let (mut alice_game, alice_color) = seat(alice, id).await;
+    let (mut bob_game, _) = seat(bob, id).await;
+    if alice_color == "black" {
+        open(&mut alice_game, &mut bob_game).await;
+    } else {
+        open(&mut bob_game, &mut alice_game).await;
+    }
+    (alice_game, alice_color, bob_game)
+}
+
+/// Alice and Bob play a ranked game that Alice resigns after the opening; returns both and the
+/// game's id once the ratings have moved.
 async fn alice_resigns_to_bob(app: &TestApp) -> (User, User, String) {
     let alice = named_account(app, "alice-sub", "Alice").await;
     let bob = named_account(app, "bob-sub", "Bob").await;
     let id = pair(&alice, &bob).await;
-    let (mut game, _) = seat(&alice, &id).await;
+    let (mut game, _, _bob_game) = opened(&alice, &bob, &id).await;
     game.send(json!({ "type": "resign" })).await;
     game.until("rating_changed").await;
     (alice, bob, id)
@@ -62,8 +85,7 @@ async fn a_ranked_result_moves_both_ratings_and_shows_everywhere() {
     let alice = named_account(&app, "alice-sub", "Alice").await;
     let bob = named_account(&app, "bob-sub", "Bob").await;
     let id = pair(&alice, &bob).await;
-    let (mut alice_game, alice_color) = seat(&alice, &id).await;
-    let (mut bob_game, _) = seat(&bob, &id).await;
+    let (mut alice_game, alice_color, mut bob_game) = opened(&alice, &bob, &id).await;
 
     alice_game.send(json!({ "type": "resign" })).await;
 
@@ -166,10 +188,74 @@ async fn deleting_an_account_signs_out_and_keeps_its_games_under_a_deleted_playe
     assert!(names.contains(&&json!("Deleted player")), "{names:?}");
     let board: Value = app.get("/api/leaderboard").await.json().await.unwrap();
     assert_eq!(board["total"], 1);
-    // The old cookie no longer carries an account.
+    // The old cookie, wherever it was saved, no longer works: nobody can act as Alice.
+    let me = alice.get("/api/me").await;
+    assert_eq!(me.status(), 401);
+    assert_eq!(me.json::<Value>().await.unwrap()["error"]["code"], "session_revoked");
+    assert_eq!(alice.get("/api/queue/ws").await.status(), 401);
+}
+
+#[actix_web::test]
+async fn an_account_deleted_and_made_again_keeps_its_rating() {
+    let app = app().await;
+    let (alice, _bob, _) = alice_resigns_to_bob(&app).await;
+    assert_eq!(alice.delete("/api/account").await.status(), 204);
+    let (again, _) = sign_in(&app, "alice-sub").await;
+    let me: Value = again.get("/api/me").await.json().await.unwrap();
+    assert_eq!(me["account"]["rating"], 1180);
+    assert_eq!(me["account"]["rated_games"], 1);
+    assert_eq!(me["account"]["name"], Value::Null);
+}
+
+#[actix_web::test]
+async fn a_ranked_game_resigned_before_three_moves_a_side_is_aborted_and_unrated() {
+    let app = app().await;
+    let alice = named_account(&app, "alice-sub", "Alice").await;
+    let bob = named_account(&app, "bob-sub", "Bob").await;
+    let id = pair(&alice, &bob).await;
+    let (mut game, _) = seat(&alice, &id).await;
+    game.send(json!({ "type": "resign" })).await;
+    let ended = game.until("ended").await;
+    assert_eq!(ended["status"], "aborted", "{ended}");
+    assert_eq!(ended["result"]["reason"], "aborted", "{ended}");
+    let stored: Value = alice.get(&format!("/api/games/{id}")).await.json().await.unwrap();
+    assert_eq!(stored["status"], "aborted");
     let me: Value = alice.get("/api/me").await.json().await.unwrap();
-    assert_eq!(me["account"], Value::Null);
-    let mut queue = alice.queue().await;
-    queue.send(json!({ "type": "seek", "queue": "ranked" })).await;
-    assert_eq!(queue.expect("error").await["code"], "account_required");
+    assert_eq!(
+        (me["account"]["rating"].clone(), me["account"]["rated_games"].clone()),
+        (json!(1200), json!(0))
+    );
+}
+
+#[actix_web::test]
+async fn the_rematch_of_a_ranked_game_is_unrated() {
+    let app = app().await;
+    let (alice, bob, id) = alice_resigns_to_bob(&app).await;
+    let (mut alice_game, _) = alice.join(&id).await;
+    let (mut bob_game, _) = bob.join(&id).await;
+    alice_game.send(json!({ "type": "rematch" })).await;
+    bob_game.send(json!({ "type": "rematch" })).await;
+    let started = alice_game.until("rematch_started").await;
+    let rematch = started["game_id"].as_str().unwrap();
+    let (_, view) = alice.join(rematch).await;
+    assert_eq!(view["mode"], "quick");
+    let stored: Value = alice.get(&format!("/api/games/{rematch}")).await.json().await.unwrap();
+    assert_eq!(stored["rated"], false);
+}
+
+#[actix_web::test]
+async fn only_three_results_a_day_between_the_same_two_accounts_are_rated() {
+    let app = app().await;
+    let alice = named_account(&app, "alice-sub", "Alice").await;
+    let bob = named_account(&app, "bob-sub", "Bob").await;
+    let mut ratings = Vec::new();
+    for _ in 0..4 {
+        let id = pair(&alice, &bob).await;
+        let (mut game, _, _bob_game) = opened(&alice, &bob, &id).await;
+        game.send(json!({ "type": "resign" })).await;
+        game.until("ended").await;
+        let me: Value = alice.get("/api/me").await.json().await.unwrap();
+        ratings.push(me["account"]["rated_games"].as_i64().unwrap());
+    }
+    assert_eq!(ratings, [1, 2, 3, 3]);
 }

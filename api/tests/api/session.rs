@@ -121,3 +121,46 @@ async fn state_changes_from_our_own_pages_are_allowed() {
         .unwrap();
     assert_eq!(response.status(), 200);
 }
+
+#[actix_web::test]
+async fn after_signing_out_a_saved_cookie_no_longer_works() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let saved = app.user_with_cookie(ann.cookie().to_owned());
+    assert_eq!(ann.delete("/api/session").await.status(), 204);
+    let response = saved.get("/api/me").await;
+    assert_eq!(response.status(), 401);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "session_revoked");
+}
+
+#[actix_web::test]
+async fn a_new_nickname_ends_the_sessions_under_the_old_one() {
+    let app = spawn_app().await;
+    let mut ann = app.user("Ann").await;
+    let saved = app.user_with_cookie(ann.cookie().to_owned());
+    let response = ann.post("/api/session", &json!({ "nickname": "Annie" })).await;
+    assert_eq!(response.status(), 200);
+    ann.take_cookie(&response);
+    assert_eq!(saved.get("/api/me").await.status(), 401);
+    let me: Value = ann.get("/api/me").await.json().await.unwrap();
+    assert_eq!(me["nickname"], "Annie");
+}
+
+#[actix_web::test]
+async fn a_nickname_that_passes_for_someone_else_is_refused() {
+    let app = spawn_app().await;
+    let cases = [
+        ("\u{410}nn", "a nickname cannot mix alphabets (such as Latin and Cyrillic letters)"),
+        ("Computer", "that name is kept for the site: choose another"),
+        ("deleted player", "that name is kept for the site: choose another"),
+    ];
+    for (nickname, message) in cases {
+        let response = app.post_json("/api/session", &json!({ "nickname": nickname })).await;
+        assert_eq!(response.status(), 422, "{nickname}");
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "bad_nickname");
+        assert_eq!(body["error"]["message"], message);
+    }
+    assert_eq!(app.get("/api/me").await.status(), 401);
+}

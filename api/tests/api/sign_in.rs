@@ -268,3 +268,20 @@ async fn an_id_token_signed_with_an_unknown_key_is_refused() {
 async fn an_unsigned_id_token_is_refused() {
     assert_refused(Flaw::Unsigned).await;
 }
+
+#[actix_web::test]
+async fn a_guest_cannot_go_by_an_accounts_public_name() {
+    let app = app_with_local_provider().await;
+    named_account(&app, "coco-sub", "Coco").await;
+    // The last is written in Cyrillic letters alone.
+    for nickname in ["Coco", "COCO", "\u{441}\u{43e}\u{441}\u{43e}"] {
+        let response = app.post_json("/api/session", &json!({ "nickname": nickname })).await;
+        assert_eq!(response.status(), 409, "{nickname}");
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "name_taken");
+        assert_eq!(
+            body["error"]["message"],
+            "that is a player's account name: choose another nickname"
+        );
+    }
+}

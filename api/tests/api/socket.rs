@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::helpers::spawn_app;
+use crate::helpers::{spawn_app, spawn_app_with};
 
 #[actix_web::test]
 async fn malformed_json_and_unknown_types_get_errors_and_change_nothing() {
@@ -55,8 +55,7 @@ async fn flooding_a_socket_gets_it_closed() {
 #[actix_web::test]
 async fn an_unknown_game_socket_is_refused() {
     let app = spawn_app().await;
-    let response = app.get("/api/games/abcdefghij/ws").await;
-    assert_eq!(response.status(), 404);
+    assert_eq!(app.stranger().try_connect("abcdefghij").await.err(), Some(404));
 }
 
 #[actix_web::test]
@@ -92,4 +91,85 @@ async fn a_refusal_caused_by_the_end_comes_after_the_end() {
         assert_eq!(socket.expect("error").await["code"], "game_over");
         assert_eq!(socket.expect("error").await["code"], "game_over");
     }
+}
+
+#[actix_web::test]
+async fn a_plain_get_on_a_game_socket_is_refused_and_starts_no_game() {
+    let mut app = spawn_app().await;
+    let mut ann = app.user("Ann").await;
+    let id = ann.create_game(json!({ "mode": "same_device" })).await;
+    // After a restart the game waits in the store: games without a clock start when opened.
+    app.restart().await;
+    ann.reconnect_to(&app);
+    let running = "outflank_live_games{mode=\"same_device\"}";
+    assert_eq!(app.metric(running).await, Some(0.0));
+    let response = ann.get(&format!("/api/games/{id}/ws")).await;
+    assert_eq!(response.status(), 400);
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "bad_handshake");
+    assert_eq!(app.metric(running).await, Some(0.0));
+    ann.join(&id).await;
+    assert_eq!(app.metric(running).await, Some(1.0));
+}
+
+#[actix_web::test]
+async fn an_upgrade_from_another_site_is_refused_whatever_the_upgrade_header_lists() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let id = ann.create_game(json!({ "mode": "same_device" })).await;
+    let handshake = |upgrade: &str, origin: &str| {
+        format!(
+            "GET /api/games/{id}/ws HTTP/1.1\nConnection: Upgrade\nUpgrade: {upgrade}\n\
+             Sec-WebSocket-Version: 13\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\n\
+             Origin: {origin}"
+        )
+    };
+    for upgrade in ["websocket", "websocket, h2c", "h2c, WebSocket", "WEBSOCKET"] {
+        assert_eq!(
+            app.raw_status(&handshake(upgrade, "https://evil.example")).await,
+            403,
+            "{upgrade}"
+        );
+    }
+    assert_eq!(app.raw_status(&handshake("websocket, h2c", &app.url)).await, 101);
+}
+
+#[actix_web::test]
+async fn a_socket_that_does_not_join_within_ten_seconds_is_closed() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let id = ann.create_game(json!({ "mode": "same_device" })).await;
+    let mut idle = app.stranger().connect(&id).await;
+    let (mut joined, _) = ann.join(&id).await;
+    assert!(!idle.is_closed_within(8_000).await);
+    let error = idle.next().await.expect("an error before the close");
+    assert_eq!(error["type"], "error");
+    assert_eq!(error["code"], "not_joined");
+    assert!(idle.is_closed().await);
+    joined.send(json!({ "type": "ping" })).await;
+    assert_eq!(joined.expect("pong").await["type"], "pong");
+}
+
+#[actix_web::test]
+async fn sockets_from_one_address_are_capped_whoever_opens_them() {
+    let app = spawn_app_with(|settings| settings.sockets_per_address = 3).await;
+    let ann = app.user("Ann").await;
+    let id = ann.create_game(json!({ "mode": "same_device" })).await;
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        // Without a cookie each socket would be someone new: the address cap still counts it.
+        held.push(app.stranger().try_connect(&id).await.expect("under the cap"));
+    }
+    assert_eq!(app.stranger().try_connect(&id).await.err(), Some(429));
+    assert_eq!(ann.try_connect(&id).await.err(), Some(429));
+    drop(held);
+    let mut opened = None;
+    for _ in 0..50 {
+        if let Ok(socket) = ann.try_connect(&id).await {
+            opened = Some(socket);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(opened.is_some(), "a closed socket frees its place");
 }

@@ -26,6 +26,7 @@ const LEEWAY_SECONDS: u64 = 60;
 /// What a token must say to be accepted.
 #[derive(Debug)]
 pub struct Expected<'a> {
+    /// The configured issuer; see [`accepted_issuers`] for the forms of it a token may name.
     pub issuer: &'a str,
     pub client_id: &'a str,
     pub nonce: &'a str,
@@ -67,6 +68,17 @@ enum Audience {
     One(serde::de::IgnoredAny),
 }
 
+/// The `iss` values a token from `issuer` may carry: Google documents that its ID tokens name
+/// `https://accounts.google.com` or `accounts.google.com`; every other provider names exactly
+/// its issuer.
+pub fn accepted_issuers(issuer: &str) -> Vec<&str> {
+    if issuer == super::GOOGLE_ISSUER {
+        vec![super::GOOGLE_ISSUER, "accounts.google.com"]
+    } else {
+        vec![issuer]
+    }
+}
+
 /// Verifies `token`, signed with `key` using `algorithm`, and returns its subject.
 ///
 /// # Errors
@@ -84,7 +96,7 @@ pub fn verify(
     }
     let mut validation = Validation::new(algorithm);
     validation.leeway = LEEWAY_SECONDS;
-    validation.set_issuer(&[expected.issuer]);
+    validation.set_issuer(&accepted_issuers(expected.issuer));
     validation.set_audience(&[expected.client_id]);
     validation.set_required_spec_claims(&["exp", "iat", "iss", "aud", "sub"]);
     let claims = jsonwebtoken::decode::<Claims>(token, &key.decoding, &validation)
@@ -102,4 +114,22 @@ pub fn verify(
         return Err(OidcError::BadToken("the subject is empty or too long".into()));
     }
     Ok(claims.sub)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn google_tokens_may_name_the_issuer_with_or_without_https() {
+        assert_eq!(
+            accepted_issuers("https://accounts.google.com"),
+            ["https://accounts.google.com", "accounts.google.com"]
+        );
+    }
+
+    #[test]
+    fn other_providers_must_name_exactly_their_issuer() {
+        assert_eq!(accepted_issuers("https://id.example"), ["https://id.example"]);
+    }
 }

@@ -9,7 +9,7 @@ mod keys;
 pub mod login;
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use oauth2::basic::{
     BasicErrorResponse, BasicRevocationErrorResponse, BasicTokenIntrospectionResponse,
@@ -44,6 +44,9 @@ pub struct OidcSettings {
 
 /// How long a call to the provider may take.
 const HTTP_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long the discovery document is kept before it is read again (providers move endpoints
+/// rarely, but a server runs for months).
+const METADATA_TTL: Duration = Duration::from_secs(3600);
 
 /// Why sign-in failed. Details go to the log; the user is told only that it failed.
 #[derive(Debug, Error)]
@@ -98,7 +101,8 @@ pub struct Oidc {
 struct Inner {
     settings: OidcSettings,
     http: reqwest::Client,
-    metadata: Mutex<Option<Metadata>>,
+    /// The discovery document and when it was read.
+    metadata: Mutex<Option<(Metadata, Instant)>>,
     keys: KeyCache,
 }
 
@@ -177,15 +181,28 @@ impl Oidc {
         Ok(Identity { issuer: self.inner.settings.issuer.clone(), subject })
     }
 
-    /// The provider's discovery document, fetched once and kept.
+    /// The provider's discovery document, read again once it is [`METADATA_TTL`] old. If the
+    /// provider cannot be read then, the document already held goes on serving.
     async fn metadata(&self) -> Result<Metadata, OidcError> {
         let mut cached = self.inner.metadata.lock().await;
-        if let Some(metadata) = cached.as_ref() {
+        if let Some((metadata, read_at)) = cached.as_ref()
+            && read_at.elapsed() < METADATA_TTL
+        {
             return Ok(metadata.clone());
         }
-        let metadata = discovery::fetch(&self.inner.http, &self.inner.settings.issuer).await?;
-        *cached = Some(metadata.clone());
-        Ok(metadata)
+        match discovery::fetch(&self.inner.http, &self.inner.settings.issuer).await {
+            Ok(metadata) => {
+                *cached = Some((metadata.clone(), Instant::now()));
+                Ok(metadata)
+            }
+            Err(error) => match cached.as_ref() {
+                Some((stale, _)) => {
+                    tracing::warn!(%error, "the discovery document could not be read again");
+                    Ok(stale.clone())
+                }
+                None => Err(error),
+            },
+        }
     }
 
     async fn client(&self, redirect_uri: &str) -> Result<Client, OidcError> {

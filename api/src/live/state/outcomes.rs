@@ -2,8 +2,8 @@
 
 use outflank_engine::Color;
 
-use super::GameState;
-use crate::domain::{EndReason, GameId, PlayerId, Timestamp};
+use super::{GameState, RATED_AFTER_MOVES};
+use crate::domain::{EndReason, GameId, Mode, PlayerId, Timestamp};
 use crate::live::draw::Offer;
 use crate::live::rematch::Step;
 use crate::live::{CommandError, Ending, Event, SearchId, Seat};
@@ -110,9 +110,15 @@ impl GameState {
         events
     }
 
-    /// Records the end without an event; returns the search it cancelled.
+    /// Records the end without an event; returns the search it cancelled. A ranked game that
+    /// ends before each side has placed [`RATED_AFTER_MOVES`] discs, other than by the board
+    /// filling up, is aborted: a resignation, a timeout or an agreed draw that early moves no
+    /// rating.
     pub(super) fn stop(&mut self, ending: Ending, now: Timestamp) -> Option<SearchId> {
-        self.ending = Some(ending);
+        let too_early = self.mode() == Mode::Ranked
+            && ending.reason != EndReason::Normal
+            && Color::ALL.iter().any(|&color| self.placed(color) < RATED_AFTER_MOVES);
+        self.ending = Some(if too_early { Ending::aborted() } else { ending });
         if let Some(clock) = &mut self.clock {
             clock.stop(now);
         }

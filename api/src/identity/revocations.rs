@@ -1,0 +1,122 @@
+//! Which sessions no longer count: per player, the time before which their sessions were
+//! ended (by signing out, deleting the account or changing the name).
+//!
+//! Checked on every request without a database read: each node keeps the revocations of the
+//! last [`LIFETIME_SECONDS`] (older sessions have expired anyway) in memory, records its own at
+//! once, and reads the other nodes' from the store every [`POLL_EVERY`].
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use crate::domain::{PlayerId, Timestamp};
+use crate::identity::session::LIFETIME_SECONDS;
+use crate::storage::{DbResult, Store};
+
+/// How often a node reads the revocations other nodes made.
+pub const POLL_EVERY: Duration = Duration::from_secs(2);
+/// How far back each read looks again, for clocks of different nodes that disagree a little.
+const CLOCK_SKEW_MS: i64 = 60_000;
+const LIFETIME_MS: i64 = LIFETIME_SECONDS * 1000;
+
+/// The revocations in force, shared by every request of this node. Cheap to clone.
+#[derive(Clone, Debug, Default)]
+pub struct Revocations(Arc<RwLock<HashMap<PlayerId, Timestamp>>>);
+
+impl Revocations {
+    /// Whether a session of `player` issued at `issued_at` has been ended.
+    pub fn is_revoked(&self, player: &PlayerId, issued_at: Timestamp) -> bool {
+        let revocations = self.0.read().unwrap_or_else(|poisoned| poisoned.into_inner());
+        revocations.get(player).is_some_and(|valid_after| issued_at < *valid_after)
+    }
+
+    /// Ends the sessions of `player` issued before `at`, here and (through `store`) on every
+    /// node.
+    ///
+    /// # Errors
+    /// The store could not record it; this node has recorded it all the same.
+    pub async fn revoke(&self, store: &Store, player: &PlayerId, at: Timestamp) -> DbResult<()> {
+        self.record(player.clone(), at);
+        store.revoke_sessions(player, at).await
+    }
+
+    /// Reads from `store` the revocations made since `since` and records them; returns the
+    /// time to read from next.
+    ///
+    /// # Errors
+    /// The store could not be read.
+    pub async fn refresh(
+        &self,
+        store: &Store,
+        since: Timestamp,
+        now: Timestamp,
+    ) -> DbResult<Timestamp> {
+        let read = store.session_revocations_since(Timestamp(since.0 - CLOCK_SKEW_MS)).await?;
+        let newest = read.iter().map(|(_, at)| *at).max().unwrap_or(since).max(since);
+        for (player, at) in read {
+            self.record(player, at);
+        }
+        self.forget_before(Timestamp(now.0 - LIFETIME_MS));
+        Ok(newest)
+    }
+
+    /// Keeps reading the other nodes' revocations from `store` until the process ends.
+    pub fn spawn_refresh(&self, store: Store, mut since: Timestamp) {
+        let revocations = self.clone();
+        actix_web::rt::spawn(async move {
+            let mut every = tokio::time::interval(POLL_EVERY);
+            loop {
+                every.tick().await;
+                match revocations.refresh(&store, since, Timestamp::now()).await {
+                    Ok(next) => since = next,
+                    Err(error) => tracing::warn!(%error, "session revocations not read"),
+                }
+            }
+        });
+    }
+
+    fn record(&self, player: PlayerId, at: Timestamp) {
+        let mut revocations = self.0.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let valid_after = revocations.entry(player).or_insert(at);
+        *valid_after = (*valid_after).max(at);
+    }
+
+    /// Drops revocations older than any session that could still be valid.
+    fn forget_before(&self, oldest: Timestamp) {
+        let mut revocations = self.0.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+        revocations.retain(|_, valid_after| *valid_after >= oldest);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_session_issued_before_its_revocation_is_revoked_and_one_issued_after_is_not() {
+        let revocations = Revocations::default();
+        let ann = PlayerId::generate();
+        revocations.record(ann.clone(), Timestamp(1_000));
+        assert!(revocations.is_revoked(&ann, Timestamp(999)));
+        assert!(!revocations.is_revoked(&ann, Timestamp(1_000)));
+        assert!(!revocations.is_revoked(&PlayerId::generate(), Timestamp(0)));
+    }
+
+    #[test]
+    fn the_later_of_two_revocations_counts() {
+        let revocations = Revocations::default();
+        let ann = PlayerId::generate();
+        revocations.record(ann.clone(), Timestamp(2_000));
+        revocations.record(ann.clone(), Timestamp(1_000));
+        assert!(revocations.is_revoked(&ann, Timestamp(1_500)));
+    }
+
+    #[test]
+    fn revocations_older_than_a_session_lifetime_are_forgotten() {
+        let revocations = Revocations::default();
+        let ann = PlayerId::generate();
+        revocations.record(ann.clone(), Timestamp(1_000));
+        revocations.forget_before(Timestamp(1_001));
+        assert!(!revocations.is_revoked(&ann, Timestamp(0)));
+    }
+}
