@@ -8,7 +8,7 @@ mod storage_support;
 use std::collections::HashMap;
 
 use outflank_api::accounts::PublicName;
-use outflank_api::accounts::rating::{RatedPlayers, RatingChange, Score, Standing, rate};
+use outflank_api::accounts::rating::{DAY_MS, RatedPlayers, RatingChange, Score, Standing, rate};
 use outflank_api::domain::{EndReason, GameId, GameStatus, Mode, PlayerId, Timestamp, Winner};
 use outflank_api::storage::{
     AccountRow, DELETED_PLAYER, DbError, FinishedGame, NameError, NewGame, SeatRow, Store,
@@ -26,6 +26,7 @@ on_both_backends!(
     a_rated_draw_is_counted_as_a_draw,
     a_rated_game_is_rated_exactly_once,
     aborted_unrated_and_computer_games_leave_ratings_untouched,
+    only_three_results_a_day_between_the_same_two_accounts_are_rated,
     two_hundred_rated_games_finishing_at_once_equal_a_sequential_replay,
     the_leaderboard_ranks_named_rated_accounts_best_first,
     deleting_an_account_keeps_its_games_under_a_deleted_player,
@@ -227,6 +228,23 @@ async fn aborted_unrated_and_computer_games_leave_ratings_untouched(db: Db) {
     }
 }
 
+async fn only_three_results_a_day_between_the_same_two_accounts_are_rated(db: Db) {
+    let ann = account(&db.store, "sub-1", "Ann").await;
+    let bob = account(&db.store, "sub-2", "Bob").await;
+    let mut rated_results = Vec::new();
+    for hours in [0, 1, 2, 3, 25] {
+        let id = ranked(&db.store, &ann.player_id, &bob.player_id).await;
+        let end = FinishedGame {
+            finished_at: T0.plus(hours * 3_600_000),
+            ..rated(Winner::Black, &ann.player_id, &bob.player_id)
+        };
+        rated_results.push(db.store.finish_game(&id, &end).await.unwrap().is_some());
+    }
+    // The fourth within a day is not rated; a day after the first, the window has moved on.
+    assert_eq!(rated_results, [true, true, true, false, true]);
+    assert_eq!(db.store.account(&ann.player_id).await.unwrap().rated_games, 4);
+}
+
 async fn two_hundred_rated_games_finishing_at_once_equal_a_sequential_replay(db: Db) {
     const PLAYERS: usize = 12;
     const GAMES: usize = 200;
@@ -247,7 +265,13 @@ async fn two_hundred_rated_games_finishing_at_once_equal_a_sequential_replay(db:
         let white = (black + 1 + next(PLAYERS - 1)) % PLAYERS;
         let winner = [Winner::Black, Winner::White, Winner::Draw][next(3)];
         let id = ranked(&db.store, &players[black], &players[white]).await;
-        games.push((id, winner, rated(winner, &players[black], &players[white])));
+        // Each on a day of its own, so that no pair reaches the daily cap.
+        let day = i64::try_from(games.len()).unwrap() * DAY_MS;
+        let end = FinishedGame {
+            finished_at: T0.plus(day),
+            ..rated(winner, &players[black], &players[white])
+        };
+        games.push((id, winner, end));
     }
     let finishing: Vec<_> = games
         .iter()

@@ -175,4 +175,44 @@ mod tests {
         assert_eq!(limits.wait(address("2001:db8::2"), None), None);
         assert!(limits.wait(address("2001:db8::ffff:3"), None).is_some());
     }
+
+    #[actix_web::test]
+    async fn made_up_cookies_are_no_key_and_a_signed_session_is_one() {
+        use actix_web::cookie::Cookie;
+        use actix_web::test::{TestRequest, call_service, init_service};
+
+        use crate::domain::Nickname;
+        use crate::identity::session::Session;
+
+        let limits = web::Data::new(limits(1_000));
+        let keys = SessionKeys::new(b"0123456789abcdef0123456789abcdef", false).unwrap();
+        let app = init_service(
+            actix_web::App::new()
+                .app_data(limits.clone())
+                .app_data(web::Data::new(keys.clone()))
+                .wrap(actix_web::middleware::from_fn(limit_rate))
+                .route("/api/stats", web::get().to(actix_web::HttpResponse::Ok)),
+        )
+        .await;
+        let request = |cookie: String| {
+            TestRequest::get()
+                .uri("/api/stats")
+                .peer_addr("203.0.113.9:4000".parse().unwrap())
+                .cookie(Cookie::new(COOKIE_NAME, cookie))
+                .to_request()
+        };
+        for n in 0..50 {
+            let junk = format!("{n}.{}", "x".repeat(4_000));
+            assert_eq!(call_service(&app, request(junk)).await.status(), StatusCode::OK);
+        }
+        assert_eq!(limits.tracked_sessions(), 0);
+        let ann = Session {
+            player: PlayerId::generate(),
+            nickname: Nickname::parse("Ann").unwrap(),
+            account: false,
+        };
+        let token = keys.issue(&ann, Timestamp::now());
+        assert_eq!(call_service(&app, request(token)).await.status(), StatusCode::OK);
+        assert_eq!(limits.tracked_sessions(), 1);
+    }
 }

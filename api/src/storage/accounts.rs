@@ -359,8 +359,7 @@ pub(super) async fn rate_game(
         return Ok(None);
     };
     // Counted after both accounts are locked, so two results finishing at once count each other.
-    let day_ago = Timestamp(now.0 - rating::DAY_MS);
-    if games_between(tx, black, white, day_ago).await? >= rating::PAIR_GAMES_PER_DAY {
+    if games_between(tx, black, white, now).await? >= rating::PAIR_GAMES_PER_DAY {
         return Ok(None);
     }
     let score = match winner {
@@ -469,22 +468,23 @@ async fn restore_standing(
     Ok(())
 }
 
-/// How many rated games `black` and `white` have played together since `since`, read inside
-/// `tx`.
+/// How many rated games `black` and `white` have played together in the day up to `now`, read
+/// inside `tx`.
 async fn games_between(
     tx: &mut Transaction<'_, Any>,
     black: &str,
     white: &str,
-    since: Timestamp,
+    now: Timestamp,
 ) -> DbResult<i64> {
     let row = sqlx::query(
         "SELECT COUNT(*) AS n FROM rating_changes a \
          JOIN rating_changes b ON a.game_id = b.game_id \
-         WHERE a.player_id = $1 AND b.player_id = $2 AND a.at > $3",
+         WHERE a.player_id = $1 AND b.player_id = $2 AND a.at > $3 AND a.at <= $4",
     )
     .bind(black)
     .bind(white)
-    .bind(since.0)
+    .bind(now.0 - rating::DAY_MS)
+    .bind(now.0)
     .fetch_one(&mut **tx)
     .await?;
     get(&row, "n")

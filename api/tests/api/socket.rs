@@ -162,6 +162,8 @@ async fn sockets_from_one_address_are_capped_whoever_opens_them() {
     }
     assert_eq!(app.stranger().try_connect(&id).await.err(), Some(429));
     assert_eq!(ann.try_connect(&id).await.err(), Some(429));
+    let refused = "outflank_errors_total{kind=\"refused\",code=\"too_many_sockets\"}";
+    assert_eq!(app.metric(refused).await, Some(2.0));
     drop(held);
     let mut opened = None;
     for _ in 0..50 {
