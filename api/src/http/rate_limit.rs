@@ -17,7 +17,8 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use crate::domain::{PlayerId, Timestamp};
 use crate::http::client_address::{ClientKey, TrustedProxies};
 use crate::http::error::error_response;
-use crate::identity::session::{COOKIE_NAME, SessionKeys};
+use crate::http::session::session_token;
+use crate::identity::session::SessionKeys;
 use crate::metrics::{ErrorKind, Metrics};
 
 /// Requests per second allowed per client address and per session, after the burst.
@@ -34,6 +35,8 @@ pub struct RateLimits {
     per_session: DefaultKeyedRateLimiter<PlayerId>,
     /// Whose `X-Forwarded-For` names the client.
     proxies: TrustedProxies,
+    /// The limiters' clock, made once (making one calibrates it).
+    clock: DefaultClock,
 }
 
 impl RateLimits {
@@ -44,6 +47,7 @@ impl RateLimits {
             per_address: RateLimiter::keyed(quota),
             per_session: RateLimiter::keyed(quota),
             proxies: TrustedProxies::default(),
+            clock: DefaultClock::default(),
         }
     }
 
@@ -55,7 +59,7 @@ impl RateLimits {
 
     /// How long `address` (and `session`, if any) must wait, or `None` if the request may go.
     fn wait(&self, address: Option<ClientKey>, session: Option<PlayerId>) -> Option<Duration> {
-        let now = DefaultClock::default().now();
+        let now = self.clock.now();
         if let Some(address) = address
             && let Err(not_until) = self.per_address.check_key(&address)
         {
@@ -102,8 +106,8 @@ pub async fn limit_rate(
             ClientKey::of(limits.proxies.client_address(peer.ip(), forwarded_for))
         });
         let keys = request.app_data::<web::Data<SessionKeys>>();
-        let session = request.cookie(COOKIE_NAME).and_then(|cookie| {
-            let session = keys?.verify(cookie.value(), Timestamp::now()).ok()?;
+        let session = session_token(request.request()).and_then(|token| {
+            let session = keys?.verify(&token, Timestamp::now()).ok()?;
             Some(session.player)
         });
         if let Some(wait) = limits.wait(address, session) {
@@ -182,7 +186,7 @@ mod tests {
         use actix_web::test::{TestRequest, call_service, init_service};
 
         use crate::domain::Nickname;
-        use crate::identity::session::Session;
+        use crate::identity::session::{COOKIE_NAME, Session};
 
         let limits = web::Data::new(limits(1_000));
         let keys = SessionKeys::new(b"0123456789abcdef0123456789abcdef", false).unwrap();
@@ -202,7 +206,7 @@ mod tests {
                 .to_request()
         };
         for n in 0..50 {
-            let junk = format!("{n}.{}", "x".repeat(4_000));
+            let junk = format!("{n}.{}", "x".repeat(1_000));
             assert_eq!(call_service(&app, request(junk)).await.status(), StatusCode::OK);
         }
         assert_eq!(limits.tracked_sessions(), 0);
@@ -212,7 +216,18 @@ mod tests {
             account: false,
         };
         let token = keys.issue(&ann, Timestamp::now());
-        assert_eq!(call_service(&app, request(token)).await.status(), StatusCode::OK);
+        assert_eq!(call_service(&app, request(token.clone())).await.status(), StatusCode::OK);
+        assert_eq!(limits.tracked_sessions(), 1);
+        // Nor is a signed token next to 120 KiB of made-up cookies: such a header is not read.
+        let padded = TestRequest::get()
+            .uri("/api/stats")
+            .peer_addr("203.0.113.9:4000".parse().unwrap())
+            .insert_header((
+                "cookie",
+                format!("junk={}; {COOKIE_NAME}={token}", "x".repeat(120 * 1024)),
+            ))
+            .to_request();
+        assert_eq!(call_service(&app, padded).await.status(), StatusCode::OK);
         assert_eq!(limits.tracked_sessions(), 1);
     }
 }

@@ -5,6 +5,7 @@
 use std::future::{Ready, ready};
 
 use actix_web::http::StatusCode;
+use actix_web::http::header::COOKIE;
 use actix_web::{FromRequest, HttpRequest, web};
 use thiserror::Error;
 
@@ -54,6 +55,21 @@ pub fn current_session(request: &HttpRequest, now: Timestamp) -> Result<Session,
         return Err(SessionRejection::Revoked);
     }
     Ok(session)
+}
+
+/// The longest `Cookie` header read for a session: ours is a few hundred bytes, and a browser
+/// keeps at most about 4 KiB per cookie. A longer header is no session, and is not parsed at all
+/// (parsing a made-up 120-KiB cookie on every request would be the cheapest way to load the
+/// server).
+pub const MAX_COOKIE_HEADER_BYTES: usize = 8 * 1024;
+
+/// The session token `request`'s cookie carries, if its `Cookie` header is of a sensible size.
+pub fn session_token(request: &HttpRequest) -> Option<String> {
+    let size: usize = request.headers().get_all(COOKIE).map(|value| value.len()).sum();
+    if size > MAX_COOKIE_HEADER_BYTES {
+        return None;
+    }
+    request.cookie(COOKIE_NAME).map(|cookie| cookie.value().to_owned())
 }
 
 /// A handler argument of type `Session` requires a valid session (`401` otherwise).

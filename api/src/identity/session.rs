@@ -18,6 +18,9 @@ pub const COOKIE_NAME: &str = "outflank_session";
 /// How long a session lasts after it was last issued: 30 days.
 pub const LIFETIME_SECONDS: i64 = 30 * 24 * 3600;
 
+/// The longest session token read: the claims of [`SessionKeys::issue`] take a few hundred.
+const MAX_TOKEN_BYTES: usize = 2048;
+
 /// The signed claims.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct Claims {
@@ -141,6 +144,10 @@ impl SessionKeys {
         token: &str,
         now: Timestamp,
     ) -> Result<(Session, Timestamp), SessionError> {
+        // Ours are a few hundred bytes: a longer one is refused before any decoding.
+        if token.len() > MAX_TOKEN_BYTES {
+            return Err(SessionError::Invalid);
+        }
         let mut validation = Validation::new(Algorithm::HS256);
         // Expiry is checked below against `now`, so tests can move the clock.
         validation.validate_exp = false;
