@@ -4,7 +4,8 @@
 //! one proves each flaw is refused.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use actix_web::{App, HttpResponse, HttpServer, web};
@@ -73,18 +74,23 @@ struct State {
     other: Key,
     /// Nonces by the codes handed out.
     nonces: Mutex<HashMap<String, String>>,
+    /// How often the discovery document was read.
+    discovery_reads: Arc<AtomicUsize>,
 }
 
 /// A running hostile provider; stops with the test's runtime.
 pub struct HostileProvider {
     pub issuer: String,
+    discovery_reads: Arc<AtomicUsize>,
 }
 
 impl HostileProvider {
     pub async fn start(flaw: Flaw) -> HostileProvider {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let issuer = format!("http://{}", listener.local_addr().unwrap());
+        let discovery_reads = Arc::new(AtomicUsize::new(0));
         let state = web::Data::new(State {
+            discovery_reads: discovery_reads.clone(),
             issuer: issuer.clone(),
             flaw,
             published: Key::generate("published"),
@@ -104,7 +110,12 @@ impl HostileProvider {
         .unwrap()
         .run();
         actix_web::rt::spawn(server);
-        HostileProvider { issuer }
+        HostileProvider { issuer, discovery_reads }
+    }
+
+    /// How often the discovery document has been read.
+    pub fn discovery_reads(&self) -> usize {
+        self.discovery_reads.load(Ordering::SeqCst)
     }
 
     pub fn settings(&self) -> OidcSettings {
@@ -117,6 +128,7 @@ impl HostileProvider {
 }
 
 async fn discovery(state: web::Data<State>) -> HttpResponse {
+    state.discovery_reads.fetch_add(1, Ordering::SeqCst);
     let issuer = &state.issuer;
     HttpResponse::Ok().json(json!({
         "issuer": issuer,

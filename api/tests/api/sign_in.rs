@@ -285,3 +285,18 @@ async fn a_guest_cannot_go_by_an_accounts_public_name() {
         );
     }
 }
+
+#[actix_web::test]
+async fn the_providers_discovery_document_is_read_again_once_it_is_old() {
+    let provider = HostileProvider::start(Flaw::None).await;
+    let ttl = std::time::Duration::from_millis(300);
+    let oidc = outflank_api::identity::oidc::Oidc::with_metadata_ttl(provider.settings(), ttl);
+    let oidc = oidc.unwrap();
+    let callback = "http://127.0.0.1:9/auth/google/callback";
+    oidc.begin(callback, "/").await.unwrap();
+    oidc.begin(callback, "/").await.unwrap();
+    assert_eq!(provider.discovery_reads(), 1);
+    tokio::time::sleep(ttl * 2).await;
+    oidc.begin(callback, "/").await.unwrap();
+    assert_eq!(provider.discovery_reads(), 2);
+}

@@ -46,7 +46,7 @@ pub struct OidcSettings {
 const HTTP_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long the discovery document is kept before it is read again (providers move endpoints
 /// rarely, but a server runs for months).
-const METADATA_TTL: Duration = Duration::from_secs(3600);
+pub const METADATA_TTL: Duration = Duration::from_secs(3600);
 
 /// Why sign-in failed. Details go to the log; the user is told only that it failed.
 #[derive(Debug, Error)]
@@ -103,6 +103,8 @@ struct Inner {
     http: reqwest::Client,
     /// The discovery document and when it was read.
     metadata: Mutex<Option<(Metadata, Instant)>>,
+    /// How long the document is kept.
+    metadata_ttl: Duration,
     keys: KeyCache,
 }
 
@@ -113,12 +115,30 @@ impl Oidc {
     /// # Errors
     /// [`OidcError::Provider`] if the HTTP client cannot be built.
     pub fn new(settings: OidcSettings) -> Result<Oidc, OidcError> {
+        Oidc::with_metadata_ttl(settings, METADATA_TTL)
+    }
+
+    /// Like [`Oidc::new`], keeping the discovery document for `metadata_ttl` instead of
+    /// [`METADATA_TTL`].
+    ///
+    /// # Errors
+    /// [`OidcError::Provider`] if the HTTP client cannot be built.
+    pub fn with_metadata_ttl(
+        settings: OidcSettings,
+        metadata_ttl: Duration,
+    ) -> Result<Oidc, OidcError> {
         let http = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .timeout(HTTP_TIMEOUT)
             .build()
             .map_err(|error| OidcError::Provider(error.to_string()))?;
-        let inner = Inner { settings, http, metadata: Mutex::new(None), keys: KeyCache::default() };
+        let inner = Inner {
+            settings,
+            http,
+            metadata: Mutex::new(None),
+            metadata_ttl,
+            keys: KeyCache::default(),
+        };
         Ok(Oidc { inner: Arc::new(inner) })
     }
 
@@ -181,12 +201,12 @@ impl Oidc {
         Ok(Identity { issuer: self.inner.settings.issuer.clone(), subject })
     }
 
-    /// The provider's discovery document, read again once it is [`METADATA_TTL`] old. If the
+    /// The provider's discovery document, read again once it is `metadata_ttl` old. If the
     /// provider cannot be read then, the document already held goes on serving.
     async fn metadata(&self) -> Result<Metadata, OidcError> {
         let mut cached = self.inner.metadata.lock().await;
         if let Some((metadata, read_at)) = cached.as_ref()
-            && read_at.elapsed() < METADATA_TTL
+            && read_at.elapsed() < self.inner.metadata_ttl
         {
             return Ok(metadata.clone());
         }
