@@ -97,15 +97,17 @@ pub enum Conclusion {
     Aborted,
 }
 
-/// Every conclusion, to recognise a written one by its text.
-const CONCLUSIONS: [Conclusion; 6] = [
-    Conclusion::Resignation { winner: Color::Black },
-    Conclusion::Resignation { winner: Color::White },
-    Conclusion::Timeout { winner: Color::Black },
-    Conclusion::Timeout { winner: Color::White },
-    Conclusion::DrawAgreed,
-    Conclusion::Aborted,
-];
+impl Conclusion {
+    /// Every conclusion (a written one is recognised by its text among these).
+    pub const ALL: [Conclusion; 6] = [
+        Conclusion::Resignation { winner: Color::Black },
+        Conclusion::Resignation { winner: Color::White },
+        Conclusion::Timeout { winner: Color::Black },
+        Conclusion::Timeout { winner: Color::White },
+        Conclusion::DrawAgreed,
+        Conclusion::Aborted,
+    ];
+}
 
 /// The text of the `Result:` line, after `Result: `.
 impl fmt::Display for Conclusion {
@@ -402,8 +404,9 @@ fn read_result(written: &str) -> Option<WrittenResult> {
     if written.eq_ignore_ascii_case(UNFINISHED) {
         return Some(WrittenResult::Unfinished);
     }
-    if let Some(&conclusion) =
-        CONCLUSIONS.iter().find(|conclusion| written.eq_ignore_ascii_case(&conclusion.to_string()))
+    if let Some(&conclusion) = Conclusion::ALL
+        .iter()
+        .find(|conclusion| written.eq_ignore_ascii_case(&conclusion.to_string()))
     {
         return Some(WrittenResult::Concluded(conclusion));
     }

@@ -77,16 +77,6 @@ fn a_game_from_another_start_cannot_be_a_record() {
 
 // Games that end before the board does.
 
-/// Every way a game that is not over on the board can end.
-const CONCLUSIONS: [Conclusion; 6] = [
-    Conclusion::Resignation { winner: Color::Black },
-    Conclusion::Resignation { winner: Color::White },
-    Conclusion::Timeout { winner: Color::Black },
-    Conclusion::Timeout { winner: Color::White },
-    Conclusion::DrawAgreed,
-    Conclusion::Aborted,
-];
-
 /// The record of the game after `moves`, ended as `conclusion`.
 fn concluded(moves: &str, conclusion: Conclusion) -> Record {
     record(game(moves))
@@ -147,7 +137,7 @@ fn a_conclusion_for_a_game_over_on_the_board_is_refused_and_the_record_handed_ba
 
 #[test]
 fn every_conclusion_reads_back_from_its_record() {
-    for conclusion in CONCLUSIONS {
+    for conclusion in Conclusion::ALL {
         let text = concluded("d3 c3 b3", conclusion).to_string();
         let read = text.parse::<Record>();
         assert_eq!(read.as_ref().map(Record::conclusion), Ok(Some(conclusion)), "{text}");
@@ -561,7 +551,7 @@ proptest! {
     ) {
         let game = random_game(&choices);
         prop_assume!(!game.is_over());
-        let conclusion = CONCLUSIONS[which.index(CONCLUSIONS.len())];
+        let conclusion = Conclusion::ALL[which.index(Conclusion::ALL.len())];
         let written = record(game).with_conclusion(conclusion).unwrap();
         let text = written.to_string();
         prop_assert_eq!(text.parse::<Record>(), Ok(written), "{}", text);
