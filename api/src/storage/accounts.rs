@@ -1,7 +1,7 @@
 //! Accounts, their ratings and rating history. The rating of a game is applied in
 //! [`rate_game`], inside the transaction that finishes it.
 
-use sqlx::any::AnyRow;
+use sqlx::any::{AnyArguments, AnyRow};
 use sqlx::{Any, Transaction};
 
 use super::{DbError, DbResult, Store, convert, get, parse};
@@ -408,10 +408,8 @@ async fn keep_standing(
     let issuer: Option<String> = get(&row, "issuer")?;
     let subject: Option<String> = get(&row, "subject")?;
     let (Some(issuer), Some(subject)) = (issuer, subject) else { return Ok(()) };
-    let rating: f64 = get(&row, "rating")?;
-    let counts: [i32; 4] =
-        [get(&row, "rated_games")?, get(&row, "wins")?, get(&row, "draws")?, get(&row, "losses")?];
-    sqlx::query(
+    let standing = KeptStanding::read(&row)?;
+    let insert = sqlx::query(
         "INSERT INTO deleted_identities \
             (identity_hash, rating, rated_games, wins, draws, losses, deleted_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7) \
@@ -419,16 +417,34 @@ async fn keep_standing(
             rated_games = excluded.rated_games, wins = excluded.wins, draws = excluded.draws, \
             losses = excluded.losses, deleted_at = excluded.deleted_at",
     )
-    .bind(identity_hash(&issuer, &subject))
-    .bind(rating)
-    .bind(counts[0])
-    .bind(counts[1])
-    .bind(counts[2])
-    .bind(counts[3])
-    .bind(now.0)
-    .execute(&mut **tx)
-    .await?;
+    .bind(identity_hash(&issuer, &subject));
+    standing.bind(insert).bind(now.0).execute(&mut **tx).await?;
     Ok(())
+}
+
+/// The standing a deleted account's identity keeps for the cool-down: its rating and results.
+struct KeptStanding {
+    rating: f64,
+    /// Rated games, wins, draws, losses.
+    counts: [i32; 4],
+}
+
+impl KeptStanding {
+    /// Reads the columns `rating`, `rated_games`, `wins`, `draws` and `losses` of `row`.
+    fn read(row: &AnyRow) -> DbResult<KeptStanding> {
+        let counts =
+            [get(row, "rated_games")?, get(row, "wins")?, get(row, "draws")?, get(row, "losses")?];
+        Ok(KeptStanding { rating: get(row, "rating")?, counts })
+    }
+
+    /// Binds the rating and the four counts, in that order, as the next five parameters.
+    fn bind<'q>(
+        &self,
+        query: sqlx::query::Query<'q, Any, AnyArguments<'q>>,
+    ) -> sqlx::query::Query<'q, Any, AnyArguments<'q>> {
+        let [rated_games, wins, draws, losses] = self.counts;
+        query.bind(self.rating).bind(rated_games).bind(wins).bind(draws).bind(losses)
+    }
 }
 
 /// Gives the new account `player` the standing its identity had when its previous account was
@@ -450,21 +466,12 @@ async fn restore_standing(
     else {
         return Ok(());
     };
-    let rating: f64 = get(&row, "rating")?;
-    let counts: [i32; 4] =
-        [get(&row, "rated_games")?, get(&row, "wins")?, get(&row, "draws")?, get(&row, "losses")?];
-    sqlx::query(
+    let update = sqlx::query(
         "UPDATE accounts SET rating = $2, rated_games = $3, wins = $4, draws = $5, losses = $6 \
          WHERE player_id = $1",
     )
-    .bind(player.as_str())
-    .bind(rating)
-    .bind(counts[0])
-    .bind(counts[1])
-    .bind(counts[2])
-    .bind(counts[3])
-    .execute(&mut **tx)
-    .await?;
+    .bind(player.as_str());
+    KeptStanding::read(&row)?.bind(update).execute(&mut **tx).await?;
     Ok(())
 }
 
