@@ -167,7 +167,7 @@ async fn a_created_game_reads_back_exactly(db: Db) {
     let friend = new_game();
     let imported = NewGame {
         mode: Mode::Computer,
-        level: Some(Level::Hard),
+        level: Some(Level::HARD),
         white: SeatRow { id: None, name: "Computer (Hard)".into() },
         start_position: format!("{}{}{} O", "X".repeat(8), "O".repeat(8), "-".repeat(48))
             .parse()
@@ -693,7 +693,7 @@ async fn a_game_for_an_unknown_room_is_not_created_at_all(db: Db) {
 async fn abandoned_games_without_a_clock_are_aborted_and_timed_ones_left(db: Db) {
     let computer = NewGame {
         mode: Mode::Computer,
-        level: Some(Level::Easy),
+        level: Some(Level::EASY),
         white: SeatRow { id: None, name: "Computer (Easy)".into() },
         move_time_ms: None,
         turn_started_at: None,

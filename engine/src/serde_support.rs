@@ -60,7 +60,7 @@ impl<'de> Deserialize<'de> for Color {
 
 impl Serialize for Level {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.name())
+        serializer.collect_str(self)
     }
 }
 
@@ -144,7 +144,7 @@ mod tests {
         assert_eq!(round_trip(Move::Place(Square::H8)), r#""h8""#);
         assert_eq!(round_trip(Move::Pass), r#""pass""#);
         assert_eq!(round_trip(Color::White), r#""white""#);
-        assert_eq!(round_trip(Level::Hard), r#""hard""#);
+        assert_eq!(round_trip(Level::HARD), r#""10""#);
     }
 
     #[test]

@@ -78,25 +78,25 @@ fn assert_legal(board: &Board, choice: &Choice, level: &str) {
 fn assert_always_legal(level: Level, positions: &[Board]) -> usize {
     for board in positions {
         let choice = best_move(board, level, None).unwrap();
-        assert_legal(board, &choice, level.name());
+        assert_legal(board, &choice, &format!("level {level}"));
     }
     positions.iter().filter(|board| board.must_pass()).count()
 }
 
 #[test]
 fn easy_always_plays_a_legal_move_or_the_forced_pass() {
-    let passes = assert_always_legal(Level::Easy, &random_positions(2000, 20, 1));
+    let passes = assert_always_legal(Level::EASY, &random_positions(2000, 20, 1));
     assert!(passes > 0, "the sample should hold forced passes");
 }
 
 #[test]
 fn medium_always_plays_a_legal_move_or_the_forced_pass() {
-    assert_always_legal(Level::Medium, &random_positions(300, 6, 2));
+    assert_always_legal(Level::MEDIUM, &random_positions(300, 6, 2));
 }
 
 #[test]
 fn hard_always_plays_a_legal_move_or_the_forced_pass() {
-    assert_always_legal(Level::Hard, &random_positions(40, 1, 3));
+    assert_always_legal(Level::HARD, &random_positions(40, 1, 3));
 }
 
 #[test]
@@ -136,9 +136,9 @@ fn the_same_position_and_level_give_the_same_move_and_node_count() {
 #[test]
 fn reusing_a_search_gives_the_same_result_as_a_fresh_one() {
     let boards = [after("f5 d6 c3 d3 c4"), after("f5 f6 e6 f4 g5 e7 f7 h5")];
-    let mut search = Search::for_level(Level::Medium);
+    let mut search = Search::for_level(Level::MEDIUM);
     for board in boards {
-        let fresh = Search::for_level(Level::Medium).run(&board, None).unwrap();
+        let fresh = Search::for_level(Level::MEDIUM).run(&board, None).unwrap();
         assert_eq!(search.run(&board, None).unwrap(), fresh, "{board}");
     }
 }
@@ -189,7 +189,7 @@ fn midgame_searches_stay_within_their_node_budget() {
 fn hard_looks_deeper_than_medium_and_medium_deeper_than_easy() {
     let board = after("f5 d6 c3 d3 c4 f4 f6 f3 e6 e7");
     let depth = |level| best_move(&board, level, None).unwrap().depth;
-    let (easy, medium, hard) = (depth(Level::Easy), depth(Level::Medium), depth(Level::Hard));
+    let (easy, medium, hard) = (depth(Level::EASY), depth(Level::MEDIUM), depth(Level::HARD));
     assert_eq!(easy, 1);
     assert!((4..=6).contains(&medium), "medium reached depth {medium}");
     assert!(hard >= medium + 4, "hard reached depth {hard}, medium {medium}");
@@ -203,7 +203,7 @@ fn medium_and_hard_play_a_perfect_move_with_10_empties_or_fewer() {
         let empties = 1 + rng.below(10) as u32;
         let Some(board) = random_endgame(&mut rng, empties) else { continue };
         let perfect = solve(&board).score;
-        for level in [Level::Medium, Level::Hard] {
+        for level in [Level::MEDIUM, Level::HARD] {
             let choice = best_move(&board, level, None).unwrap();
             assert!(choice.exact, "{level} in {board}");
             assert_eq!(choice.score, 100 * perfect, "{level} in {board}");
@@ -217,7 +217,7 @@ fn medium_and_hard_play_a_perfect_move_with_10_empties_or_fewer() {
 #[test]
 fn hard_solves_an_endgame_of_18_empties_exactly() {
     let board = random_endgame(&mut Rng(7), 18).unwrap();
-    let choice = best_move(&board, Level::Hard, None).unwrap();
+    let choice = best_move(&board, Level::HARD, None).unwrap();
     let perfect = solve(&board).score;
     assert!(choice.exact);
     assert_eq!(choice.score, 100 * perfect);
@@ -274,7 +274,7 @@ const GAMES: f64 = 2.0 * OPENINGS.len() as f64;
 
 #[test]
 fn medium_scores_at_least_three_quarters_against_easy() {
-    let points = match_points(&level(Level::Medium), &level(Level::Easy));
+    let points = match_points(&level(Level::MEDIUM), &level(Level::EASY));
     println!("Medium against Easy: {points} of {GAMES}");
     assert!(points >= 0.75 * GAMES, "Medium scored {points} of {GAMES}");
 }
@@ -291,7 +291,7 @@ const REDUCED_HARD: SearchLimits = SearchLimits {
 #[test]
 fn reduced_hard_scores_at_least_three_quarters_against_medium() {
     let hard = |board: &Board| Search::new(REDUCED_HARD).run(board, None).unwrap().mv;
-    let points = match_points(&hard, &level(Level::Medium));
+    let points = match_points(&hard, &level(Level::MEDIUM));
     println!("reduced Hard against Medium: {points} of {GAMES}");
     assert!(points >= 0.75 * GAMES, "reduced Hard scored {points} of {GAMES}");
 }
@@ -299,16 +299,28 @@ fn reduced_hard_scores_at_least_three_quarters_against_medium() {
 #[test]
 #[ignore = "a couple of minutes; run with --release -- --ignored"]
 fn hard_scores_at_least_three_quarters_against_medium() {
-    let points = match_points(&level(Level::Hard), &level(Level::Medium));
+    let points = match_points(&level(Level::HARD), &level(Level::MEDIUM));
     println!("Hard against Medium: {points} of {GAMES}");
     assert!(points >= 0.75 * GAMES, "Hard scored {points} of {GAMES}");
 }
 
 #[test]
-fn levels_are_written_and_read_by_name() {
-    for (level, name) in Level::ALL.into_iter().zip(["easy", "medium", "hard"]) {
-        assert_eq!(level.to_string(), name);
-        assert_eq!(name.parse::<Level>(), Ok(level));
+fn levels_are_written_as_their_number_and_read_by_number_or_old_name() {
+    for (number, level) in (1..=10).zip(Level::ALL) {
+        assert_eq!(level.to_string(), number.to_string());
+        assert_eq!(Level::new(number), Some(level));
     }
+    assert_eq!("easy".parse::<Level>(), Ok(Level::EASY));
+    assert_eq!("medium".parse::<Level>(), Ok(Level::MEDIUM));
+    assert_eq!("hard".parse::<Level>(), Ok(Level::HARD));
     assert!("expert".parse::<Level>().is_err());
+}
+
+#[test]
+fn each_level_up_to_seven_scores_more_than_half_against_the_level_below() {
+    for pair in Level::ALL[..7].windows(2) {
+        let points = match_points(&level(pair[1]), &level(pair[0]));
+        println!("level {} against level {}: {points} of {GAMES}", pair[1], pair[0]);
+        assert!(points > 0.5 * GAMES, "level {} scored {points} of {GAMES}", pair[1]);
+    }
 }

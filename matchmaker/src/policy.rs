@@ -5,7 +5,7 @@ use std::collections::{BinaryHeap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
-use crate::ticket::{ComputerLevel, Decision, Millis, QueueKind, SeekerId, Ticket};
+use crate::ticket::{Decision, Millis, QueueKind, SeekerId, Ticket};
 
 /// How the matchmaker decides, and how long the queues keep things.
 ///
@@ -80,7 +80,7 @@ impl Policy {
 /// - Two previous opponents (either's `last_opponent` names the other) are only paired once no
 ///   other fitting opponent is left for either of them.
 /// - Seekers still alone after waiting `computer_after_ms` or more get [`Decision::Computer`]
-///   at [`ComputerLevel::for_rating`].
+///   with their rating, for a computer of about their strength.
 /// - Colours are drawn from a hash of the two ids and `now`: random to players, exact in tests.
 ///
 /// Matches come first (in the order they were formed, quick queue before ranked), then the
@@ -185,7 +185,7 @@ fn pair_queue(
             computers.push(Decision::Computer {
                 queue: ticket.queue,
                 seeker: ticket.seeker.clone(),
-                level: ComputerLevel::for_rating(ticket.rating),
+                rating: ticket.rating,
             });
         }
     }

@@ -121,37 +121,6 @@ impl Ticket {
     }
 }
 
-/// The computer level suggested for a seeker nobody was found for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ComputerLevel {
-    /// Looks about one move ahead.
-    Easy,
-    /// Looks a few moves ahead.
-    Medium,
-    /// Searches deep.
-    Hard,
-}
-
-impl ComputerLevel {
-    /// Below this rating the computer plays Easy.
-    pub const MEDIUM_FROM: i32 = 1300;
-    /// From this rating on the computer plays Hard.
-    pub const HARD_FROM: i32 = 1700;
-
-    /// The level for a rating: Easy below 1300, Medium below 1700, Hard from 1700 on. The
-    /// starting rating (1500) gets Medium.
-    pub fn for_rating(rating: i32) -> Self {
-        if rating < Self::MEDIUM_FROM {
-            ComputerLevel::Easy
-        } else if rating < Self::HARD_FROM {
-            ComputerLevel::Medium
-        } else {
-            ComputerLevel::Hard
-        }
-    }
-}
-
 /// What the matchmaker decided for one or two seekers.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
@@ -174,8 +143,8 @@ pub enum Decision {
         queue: QueueKind,
         /// Who plays the computer.
         seeker: SeekerId,
-        /// A level suited to their rating.
-        level: ComputerLevel,
+        /// Their rating: the computer plays at the level rated nearest it.
+        rating: i32,
     },
 }
 

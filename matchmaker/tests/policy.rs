@@ -2,9 +2,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use outflank_matchmaker::{
-    ComputerLevel, Decision, Millis, Policy, QueueKind, SeekerId, Ticket, pair,
-};
+use outflank_matchmaker::{Decision, Millis, Policy, QueueKind, SeekerId, Ticket, pair};
 
 const T0: Millis = Millis(1_700_000_000_000);
 
@@ -30,11 +28,11 @@ fn pairs(decisions: &[Decision]) -> Vec<(String, String)> {
         .collect()
 }
 
-fn computers(decisions: &[Decision]) -> Vec<(String, ComputerLevel)> {
+fn computers(decisions: &[Decision]) -> Vec<(String, i32)> {
     decisions
         .iter()
         .filter_map(|d| match d {
-            Decision::Computer { seeker, level, .. } => Some((seeker.to_string(), *level)),
+            Decision::Computer { seeker, rating, .. } => Some((seeker.to_string(), *rating)),
             Decision::Match { .. } => None,
         })
         .collect()
@@ -168,7 +166,7 @@ fn the_computer_takes_over_exactly_at_the_configured_wait() {
         vec![Decision::Computer {
             queue: QueueKind::Quick,
             seeker: SeekerId::from("alone"),
-            level: ComputerLevel::Medium,
+            rating: 1500,
         }]
     );
     assert_eq!(computers(&pair(&tickets, at(4_000), &policy)).len(), 2);
@@ -179,18 +177,12 @@ fn the_computer_takes_over_exactly_at_the_configured_wait() {
 }
 
 #[test]
-fn the_computer_level_follows_the_rating() {
-    assert_eq!(ComputerLevel::for_rating(i32::MIN), ComputerLevel::Easy);
-    assert_eq!(ComputerLevel::for_rating(1299), ComputerLevel::Easy);
-    assert_eq!(ComputerLevel::for_rating(1300), ComputerLevel::Medium);
-    assert_eq!(ComputerLevel::for_rating(1500), ComputerLevel::Medium);
-    assert_eq!(ComputerLevel::for_rating(1699), ComputerLevel::Medium);
-    assert_eq!(ComputerLevel::for_rating(1700), ComputerLevel::Hard);
+fn a_computer_decision_carries_the_seekers_rating() {
     let policy = Policy { computer_after_ms: 0, ..Policy::default() };
     let tickets = [quick("e", 900), quick("h", 2000)];
     let mut got = computers(&pair(&tickets, T0, &policy));
     got.sort();
-    assert_eq!(got, vec![("e".into(), ComputerLevel::Easy), ("h".into(), ComputerLevel::Hard)]);
+    assert_eq!(got, vec![("e".into(), 900), ("h".into(), 2000)]);
 }
 
 #[test]

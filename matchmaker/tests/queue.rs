@@ -7,8 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use outflank_matchmaker::{
-    ComputerLevel, Decision, InProcessQueue, Millis, Policy, Queue, QueueKind, RedisQueue,
-    SeekerId, Ticket,
+    Decision, InProcessQueue, Millis, Policy, Queue, QueueKind, RedisQueue, SeekerId, Ticket,
 };
 
 const T0: Millis = Millis(1_700_000_000_000);
@@ -166,11 +165,8 @@ async fn the_computer_takes_over_at_the_configured_wait(q: impl Queue) {
     q.join(Ticket::new("late", QueueKind::Quick, 2400, at(1_500)), at(1_500)).await.unwrap();
     assert!(q.run_pairing(at(1_999), &policy).await.unwrap().is_empty());
     let decisions = q.run_pairing(at(2_000), &policy).await.unwrap();
-    let expected = Decision::Computer {
-        queue: QueueKind::Quick,
-        seeker: "solo".into(),
-        level: ComputerLevel::Easy,
-    };
+    let expected =
+        Decision::Computer { queue: QueueKind::Quick, seeker: "solo".into(), rating: 1000 };
     assert_eq!(decisions, vec![expected.clone()]);
     assert_eq!(q.take_decision(&"solo".into()).await.unwrap(), Some(expected));
     assert_eq!(ids(&q.waiting(QueueKind::Quick).await.unwrap()), ["late"]);

@@ -23,7 +23,7 @@ test('a whole game against the computer (Easy), played by clicks to the end', as
   const page = await newPage(browser, { viewport: { width: 1200, height: 900 } });
   await page.goto(`${server.base}/`);
   await screenshot(page, 'home');
-  await startComputerGame(page, server.base, { level: 'easy', color: 'black' });
+  await startComputerGame(page, server.base, { level: 1, color: 'black' });
   assert.equal(await page.evaluate(() => document.body.dataset.you), 'black');
   let moves = 0;
   for (;;) {
@@ -45,6 +45,24 @@ test('a whole game against the computer (Easy), played by clicks to the end', as
   assert.match(await page.textContent('#result-title'), /wins|Draw/);
   assert.match(await page.textContent('#status'), /Game over/);
   await screenshot(page, 'game-finished');
+  assertNoConsoleErrors(page);
+  await page.context().close();
+});
+
+test('the level list names each level with its rating and suggests one for the player', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.base}/`);
+  await page.waitForFunction(() => /≈/.test(document.querySelector('#level option').textContent));
+  const options = await page.$$eval('#level option', (all) => all.map((o) => [o.value, o.textContent]));
+  assert.equal(options.length, 10);
+  assert.deepEqual(options.map(([value]) => value), ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+  for (const [value, text] of options) assert.match(text, new RegExp(`^Level ${value} \\(≈[\\d,]+\\)$`));
+  const levels = await (await fetch(`${server.base}/api/computer/levels`)).json();
+  assert.equal(await page.inputValue('#level'), String(levels.suggested));
+  assert.match(await page.textContent('#level-hint'), new RegExp(`^Level ${levels.suggested} is rated nearest`));
+  await startComputerGame(page, server.base, { level: 4, name: 'Lev' });
+  const computer = levels.levels.find((level) => level.level === 4);
+  assert.equal(await page.textContent('#name-white'), computer.name);
   assertNoConsoleErrors(page);
   await page.context().close();
 });

@@ -168,10 +168,10 @@ export async function setNickname(page, name) {
 }
 
 /** Starts a computer game from the home page. */
-export async function startComputerGame(page, base, { level = 'easy', color = 'black', name = 'Ann' } = {}) {
+export async function startComputerGame(page, base, { level = 1, color = 'black', name = 'Ann' } = {}) {
   await page.goto(`${base}/`);
   await setNickname(page, name);
-  await page.check(`input[name="level"][value="${level}"]`);
+  await page.selectOption('#level', String(level));
   await page.check(`input[name="color"][value="${color}"]`);
   await page.click('#play-computer');
   await page.waitForURL(/\/game\/[A-Za-z0-9]+$/);

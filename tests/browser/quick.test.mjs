@@ -110,7 +110,7 @@ test('alone in the queue, the player gets the computer, clearly labelled', async
   const colour = await you(page);
   assert.ok(colour === 'black' || colour === 'white', colour);
   const opponent = colour === 'black' ? 'white' : 'black';
-  assert.match(await page.textContent(`#name-${opponent}`), /^Computer \((Easy|Medium|Hard)\)$/);
+  assert.match(await page.textContent(`#name-${opponent}`), /^Computer · level ([1-9]|10) \(≈[\d,]+\)$/);
   assert.equal(await page.textContent(`#name-${colour}`), 'Dee (you)');
   // The game goes on: the player's turn comes (after the computer's reply if it has Black).
   assert.equal(await waitForTurnOrEnd(page), 'live');

@@ -34,6 +34,7 @@ export const me = () => request('GET', '/api/me');
 export const startSession = (nickname) => request('POST', '/api/session', { nickname });
 export const newComputerGame = (level, color) => request('POST', '/api/games', { mode: 'computer', level, color });
 export const newSameDeviceGame = () => request('POST', '/api/games', { mode: 'same_device' });
+export const computerLevels = () => request('GET', '/api/computer/levels');
 export const importGame = (record, level) => request('POST', '/api/games/import', { record, level });
 export const game = (id) => request('GET', `/api/games/${encodeURIComponent(id)}`);
 export const record = (id) => request('GET', `/api/games/${encodeURIComponent(id)}/record`);

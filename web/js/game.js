@@ -6,11 +6,11 @@ import { ClientMsg, Connection, GameSocket, Mode, Seat, ServerMsg, Side, Status,
 import { setShowLegalMoves, showLegalMoves } from './prefs.js';
 import { formatChange, formatRating, profileUrl, spokenChange } from './account.js';
 import { renderHeader } from './header.js';
+import { fillLevels, watchChoice } from './levels.js';
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
 const SIDE_NAME = Object.freeze({ black: 'Black', white: 'White' });
-const LEVEL_NAME = Object.freeze({ easy: 'Easy', medium: 'Medium', hard: 'Hard' });
 const TIMED = new Set([Mode.FRIEND, Mode.QUICK, Mode.RANKED]);
 
 let state = null;
@@ -41,7 +41,6 @@ const pluralDiscs = (n) => `${n} disc${n === 1 ? '' : 's'}`;
 
 function playerName(side) {
   const player = state.players[side];
-  if (player.computer) return `Computer (${LEVEL_NAME[player.level] || 'computer'})`;
   return player.name;
 }
 
@@ -551,6 +550,9 @@ $('import-file').addEventListener('change', async (event) => {
   if (file) $('import-text').value = await file.text();
 });
 
+watchChoice($('import-level'));
+fillLevels($('import-level'));
+
 $('import-button').addEventListener('click', async (event) => {
   const button = event.currentTarget;
   const errorLine = $('import-error');
@@ -562,7 +564,7 @@ $('import-button').addEventListener('click', async (event) => {
   }
   button.disabled = true;
   try {
-    const created = await api.importGame(text, $('import-level').value);
+    const created = await api.importGame(text, Number($('import-level').value));
     location.assign(created.url);
   } catch (error) {
     errorLine.textContent = `Not imported: ${error.message}. This game is unchanged.`;

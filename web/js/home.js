@@ -3,6 +3,7 @@ import * as api from './api.js';
 import { QUEUE_PATH, Queue, QueueClientMsg, QueueServerMsg, socketUrl } from './protocol.js';
 import { formatRating, profileUrl, signInUrl, welcomeUrl, whoAmI } from './account.js';
 import './header.js';
+import { fillLevels, watchChoice } from './levels.js';
 
 const $ = (id) => document.getElementById(id);
 const nickname = $('nickname');
@@ -51,9 +52,12 @@ async function busy(button, action) {
 
 const checked = (name) => document.querySelector(`input[name="${name}"]:checked`).value;
 
+watchChoice($('level'));
+fillLevels($('level'), $('level-hint'));
+
 $('play-computer').addEventListener('click', (event) => busy(event.currentTarget, async () => {
   if (!(await session())) return;
-  const game = await api.newComputerGame(checked('level'), checked('color'));
+  const game = await api.newComputerGame(Number($('level').value), checked('color'));
   location.assign(game.url);
 }));
 

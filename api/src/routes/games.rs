@@ -5,8 +5,9 @@ use actix_web::http::header::{ContentDisposition, DispositionParam, DispositionT
 use actix_web::web::{self, ServiceConfig};
 use actix_web::{HttpRequest, HttpResponse};
 use outflank_engine::ai::Level;
+use outflank_engine::ggf::{self, GameTextError};
 use outflank_engine::record::{Conclusion, Record};
-use outflank_engine::{Color, Game, ParseRecordError};
+use outflank_engine::{Board, Color, Game, ParseGgfError, ParseRecordError};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use thiserror::Error;
@@ -38,6 +39,11 @@ pub enum GameRouteError {
     BadRequest(String),
     #[error(transparent)]
     Record(#[from] ParseRecordError),
+    #[error(transparent)]
+    Ggf(#[from] ParseGgfError),
+    /// A GGF game may start anywhere; the server's games start from the standard position.
+    #[error("only games from the standard start can be imported, but this one starts from {0}")]
+    ImportStart(String),
     #[error(
         "this game cannot be written as a record: it does not start from the standard position"
     )]
@@ -60,6 +66,15 @@ impl From<ServiceError> for GameRouteError {
     }
 }
 
+impl From<GameTextError> for GameRouteError {
+    fn from(error: GameTextError) -> GameRouteError {
+        match error {
+            GameTextError::Record(error) => GameRouteError::Record(error),
+            GameTextError::Ggf(error) => GameRouteError::Ggf(error),
+        }
+    }
+}
+
 impl From<DbError> for GameRouteError {
     fn from(error: DbError) -> GameRouteError {
         match error {
@@ -74,7 +89,9 @@ impl ApiError for GameRouteError {
         match self {
             GameRouteError::NotFound => (StatusCode::NOT_FOUND, "game_not_found"),
             GameRouteError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
-            GameRouteError::Record(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_record"),
+            GameRouteError::Record(_) | GameRouteError::Ggf(_) | GameRouteError::ImportStart(_) => {
+                (StatusCode::UNPROCESSABLE_ENTITY, "bad_record")
+            }
             GameRouteError::ImportedGameOver => (StatusCode::UNPROCESSABLE_ENTITY, "game_over"),
             GameRouteError::NotStandard => (StatusCode::CONFLICT, "not_standard"),
             GameRouteError::TooManyGames(_) => (StatusCode::TOO_MANY_REQUESTS, "too_many_games"),
@@ -96,8 +113,9 @@ api_error!(GameRouteError);
 #[derive(Debug, Deserialize)]
 #[serde(tag = "mode", rename_all = "snake_case")]
 enum NewGame {
-    /// Against the computer: `level` easy/medium/hard, `color` the player's (black/white).
-    Computer { level: String, color: String },
+    /// Against the computer: `level` 1–10 (or easy/medium/hard), `color` the player's
+    /// (black/white).
+    Computer { level: LevelText, color: String },
     /// Two people on one device.
     SameDevice,
 }
@@ -118,7 +136,19 @@ fn created(id: &GameId) -> HttpResponse {
     })
 }
 
-fn parse_level(text: &str) -> Result<Level, GameRouteError> {
+/// A level as the client sent it: a number (`6`) or text (`"6"`, `"hard"`).
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum LevelText {
+    Number(u64),
+    Text(String),
+}
+
+fn parse_level(level: &LevelText) -> Result<Level, GameRouteError> {
+    let text = match level {
+        LevelText::Number(number) => number.to_string(),
+        LevelText::Text(text) => text.clone(),
+    };
     text.parse().map_err(|error: outflank_engine::ai::ParseLevelError| {
         GameRouteError::BadRequest(error.to_string())
     })
@@ -171,14 +201,14 @@ async fn create(
 /// The body of `POST /api/games/import`.
 #[derive(Debug, Deserialize)]
 struct Import {
-    /// A text record or a bare move list.
+    /// A text record, a bare move list, or a GGF game (text starting `(;`).
     record: String,
     /// The computer's level for the continuation.
-    level: String,
+    level: LevelText,
 }
 
-/// `POST /api/games/import`: replays a record and continues it against the computer, the
-/// player taking the side to move. Nothing is created when a move is bad.
+/// `POST /api/games/import`: replays a record or a GGF game and continues it against the
+/// computer, the player taking the side to move. Nothing is created when a move is bad.
 async fn import(
     request: HttpRequest,
     session: Session,
@@ -186,7 +216,10 @@ async fn import(
     hub: web::Data<GameHub>,
 ) -> Result<HttpResponse, GameRouteError> {
     let level = parse_level(&body.level)?;
-    let game = body.record.parse::<Record>()?.into_game();
+    let game = ggf::parse_game_text(&body.record)?;
+    if game.start() != Board::start() {
+        return Err(GameRouteError::ImportStart(game.start().to_string()));
+    }
     if game.is_over() {
         return Err(GameRouteError::ImportedGameOver);
     }
@@ -246,7 +279,7 @@ fn game_json(record: &GameRecord) -> serde_json::Value {
     json!({
         "id": game.id.to_string(),
         "mode": game.mode.as_str(),
-        "level": game.level.map(Level::name),
+        "level": game.level.map(Level::number),
         "status": game.status.as_str(),
         "players": { "black": seat(&game.black), "white": seat(&game.white) },
         "result": game.end_reason.map(|reason| json!({

@@ -3,6 +3,7 @@
 
 mod account;
 pub mod auth;
+mod computer;
 mod games;
 mod health;
 mod metrics;
@@ -23,6 +24,7 @@ pub fn configure(config: &mut ServiceConfig) {
     account::configure(config);
     players::configure(config);
     games::configure(config);
+    computer::configure(config);
     rooms::configure(config);
     stats::configure(config);
     pages::configure(config);

@@ -8,8 +8,7 @@ use std::time::Duration;
 use outflank_engine::ai::Level;
 use outflank_engine::{Color, Game};
 use outflank_matchmaker::{
-    AnyQueue, ComputerLevel, Decision, Millis, Policy, Queue, QueueError, QueueKind, SeekerId,
-    Ticket,
+    AnyQueue, Decision, Millis, Policy, Queue, QueueError, QueueKind, SeekerId, Ticket,
 };
 
 use crate::accounts::rating::shown;
@@ -206,12 +205,8 @@ impl Matchmaking {
                     .await?;
                 Ok(Paired { game_id, opponent, computer: None })
             }
-            Decision::Computer { level, .. } => {
-                let level = match level {
-                    ComputerLevel::Easy => Level::Easy,
-                    ComputerLevel::Medium => Level::Medium,
-                    ComputerLevel::Hard => Level::Hard,
-                };
+            Decision::Computer { rating, .. } => {
+                let level = Level::for_rating(*rating);
                 let color = if rand::random::<bool>() { Color::Black } else { Color::White };
                 let setup = Setup::Computer { human: me.clone(), color, level };
                 let origin = Origin::stand_in(client);

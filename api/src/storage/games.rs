@@ -439,7 +439,7 @@ where
     )
     .bind(game.id.as_str())
     .bind(game.mode.as_str())
-    .bind(game.level.map(|level| level.name()))
+    .bind(game.level.map(|level| level.to_string()))
     .bind(game.black.id.as_ref().map(PlayerId::as_str))
     .bind(game.black.name.as_str())
     .bind(game.white.id.as_ref().map(PlayerId::as_str))

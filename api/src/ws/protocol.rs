@@ -353,8 +353,8 @@ pub struct PlayersMsg {
 pub struct PlayerMsg {
     pub name: String,
     pub computer: bool,
-    /// `easy`, `medium` or `hard` for the computer.
-    pub level: Option<String>,
+    /// The computer's level, 1 (weakest) to 10 (strongest).
+    pub level: Option<u8>,
 }
 
 /// The board and what the side to move may do (flattened into its message).
@@ -591,9 +591,9 @@ impl From<&Player> for PlayerMsg {
                 PlayerMsg { name: human.name.to_string(), computer: false, level: None }
             }
             Player::Computer(level) => PlayerMsg {
-                name: "Computer".to_owned(),
+                name: crate::service::display_name(player),
                 computer: true,
-                level: Some(level.name().to_owned()),
+                level: Some(level.number()),
             },
         }
     }
@@ -697,8 +697,8 @@ impl SeekerMsg {
 pub struct OpponentMsg {
     pub name: String,
     pub computer: bool,
-    /// The computer's level (`easy`, `medium`, `hard`).
-    pub level: Option<String>,
+    /// The computer's level, 1 (weakest) to 10 (strongest).
+    pub level: Option<u8>,
 }
 
 /// A message to a client of the queue socket.

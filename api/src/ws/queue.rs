@@ -194,7 +194,7 @@ impl QueueSocket {
                 let opponent = OpponentMsg {
                     name: paired.opponent,
                     computer: paired.computer.is_some(),
-                    level: paired.computer.map(|level| level.name().to_owned()),
+                    level: paired.computer.map(|level| level.number()),
                 };
                 socket.send(&QueueMsg::Paired { game_id: paired.game_id, opponent }).await
             }

@@ -37,7 +37,8 @@ async fn a_whole_game_against_the_computer_ends_with_a_stored_result() {
     let (mut socket, snapshot) = ann.join(&id).await;
     assert_eq!(snapshot["you"], "black");
     assert_eq!(snapshot["players"]["white"]["computer"], true);
-    assert_eq!(snapshot["players"]["white"]["level"], "easy");
+    assert_eq!(snapshot["players"]["white"]["level"], 1);
+    assert_eq!(snapshot["players"]["white"]["name"], "Computer · level 1 (≈800)");
     let ended = play_to_the_end(&mut socket, "black", snapshot).await;
 
     let game: Value = ann.get(&format!("/api/games/{id}")).await.json().await.unwrap();
@@ -172,5 +173,43 @@ async fn the_computer_thinks_only_while_someone_is_there() {
     if snapshot["moves"].as_array().unwrap().is_empty() {
         let moved = socket.expect("moved").await;
         assert_eq!(moved["last_move"]["color"], "black");
+    }
+}
+
+#[actix_web::test]
+async fn the_level_list_names_every_level_with_its_rating() {
+    let app = spawn_app().await;
+    let levels: Value = app.get("/api/computer/levels").await.json().await.unwrap();
+    let list = levels["levels"].as_array().unwrap();
+    assert_eq!(list.len(), 10);
+    for (number, level) in (1..=10).zip(list) {
+        let elo = level["elo"].as_i64().unwrap();
+        assert_eq!(level["level"], number);
+        let shown = if elo >= 1_000 {
+            format!("{},{:03}", elo / 1_000, elo % 1_000)
+        } else {
+            elo.to_string()
+        };
+        assert_eq!(level["name"], format!("Computer · level {number} (≈{shown})"));
+    }
+    // A visitor without a session is offered the level rated nearest the guests' rating.
+    assert_eq!(levels["rating"], 1_200);
+    assert_eq!(levels["suggested"], outflank_engine::ai::Level::for_rating(1_200).number());
+}
+
+#[actix_web::test]
+async fn a_level_is_given_as_a_number_or_as_text() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    for level in [json!(4), json!("4"), json!("level 4")] {
+        let id =
+            ann.create_game(json!({ "mode": "computer", "level": level, "color": "black" })).await;
+        let game: Value = ann.get(&format!("/api/games/{id}")).await.json().await.unwrap();
+        assert_eq!(game["level"], 4, "{level}");
+    }
+    for level in [json!(0), json!(11), json!("expert"), json!(-3), json!(4.5)] {
+        let body = json!({ "mode": "computer", "level": level, "color": "black" });
+        let response = ann.post("/api/games", &body).await;
+        assert_eq!(response.status(), 400, "{level}");
     }
 }

@@ -45,8 +45,12 @@ async fn a_lone_seeker_gets_the_computer_after_the_wait() {
     queue.send(json!({ "type": "seek", "queue": "quick" })).await;
     let paired = queue.until("paired").await;
     assert_eq!(paired["opponent"]["computer"], true);
-    // Guests wait at the starting rating, 1,200: a beginner's level.
-    assert_eq!(paired["opponent"]["name"], "Computer (Easy)");
+    // Guests wait at the starting rating, 1,200: the level rated nearest it.
+    let level = outflank_engine::ai::Level::for_rating(1_200).number();
+    assert_eq!(paired["opponent"]["level"], level);
+    let levels: serde_json::Value = app.get("/api/computer/levels").await.json().await.unwrap();
+    let listed = &levels["levels"][usize::from(level) - 1];
+    assert_eq!(paired["opponent"]["name"], listed["name"]);
     let (_, view) = ann.join(paired["game_id"].as_str().unwrap()).await;
     assert_eq!(view["mode"], "computer");
     let computer_side = if view["you"] == "black" { "white" } else { "black" };

@@ -59,6 +59,27 @@ async fn an_import_with_a_bad_move_names_it_and_creates_nothing() {
 }
 
 #[actix_web::test]
+async fn an_imported_ggf_game_continues_and_a_bad_one_names_its_move() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let ggf = "(;GM[Othello]PC[GGS/os]PB[ann]PW[bob]TY[8]RE[?]BO[8 -------- -------- -------- \
+               ---O*--- ---*O--- -------- -------- -------- *]B[d3//0.01]W[C5/-1.50/2.1]B[F6];)";
+    let response = ann.post("/api/games/import", &json!({ "record": ggf, "level": "easy" })).await;
+    assert_eq!(response.status(), 201);
+    let created: Value = response.json().await.unwrap();
+    let (_, snapshot) = ann.join(created["id"].as_str().unwrap()).await;
+    assert_eq!(snapshot["you"], "white");
+    assert_eq!(snapshot["moves"].as_array().unwrap().len(), 3);
+
+    let bad = "(;GM[Othello]B[D3]W[H9];)";
+    let response = ann.post("/api/games/import", &json!({ "record": bad, "level": "easy" })).await;
+    assert_eq!(response.status(), 422);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "bad_record");
+    assert_eq!(body["error"]["message"], "move 2 \"H9\" is not a square");
+}
+
+#[actix_web::test]
 async fn an_unknown_game_is_not_found() {
     let app = spawn_app().await;
     assert_eq!(app.get("/api/games/abcdefghij").await.status(), 404);
@@ -80,7 +101,7 @@ async fn creating_a_game_needs_a_session_and_a_known_mode() {
     let body: Value = response.json().await.unwrap();
     assert_eq!(
         body["error"]["message"],
-        "\"godlike\" is not a level; expected easy, medium or hard"
+        "\"godlike\" is not a level; expected 1 to 10 (or easy, medium, hard)"
     );
 }
 

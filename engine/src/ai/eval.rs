@@ -29,7 +29,7 @@
 //! In the midgame a corner is worth 7 discs, an X-square next to an empty corner −3.5, a
 //! stable edge disc 1, one move of mobility 0.65 and one square of potential mobility 0.25.
 //!
-//! The simple evaluation, used by [`Level::Easy`](super::Level::Easy), is a classic square
+//! The simple evaluation, used by [`Level::EASY`](super::Level::EASY), is a classic square
 //! table: corners good, squares next to corners bad, the rest small.
 
 use crate::movegen;

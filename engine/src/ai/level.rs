@@ -1,4 +1,4 @@
-//! Playing levels and the fixed budgets behind them.
+//! Playing levels, the fixed budgets behind them and the rating each is measured at.
 
 use std::fmt;
 use std::str::FromStr;
@@ -8,95 +8,168 @@ use thiserror::Error;
 use super::eval::Evaluation;
 use super::search::SearchLimits;
 
-/// How strongly the computer plays. Every level is bounded by node budgets, never by wall
-/// time, so a position and a level always give the same move on any machine.
+/// How strongly the computer plays: level 1 (a beginner can beat it) to level 10 (the
+/// strongest). Every level is bounded by node budgets, never by wall time, so a position and a
+/// level always give the same move on any machine.
+///
+/// Each level carries the Elo rating measured for it by self-play matches among the levels,
+/// anchored at level 1 (see [`Level::elo`]), so a player can be offered a computer of about
+/// their own strength.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Level {
-    /// Looks one move ahead with a simple square table and picks among the near-best moves
-    /// (a choice seeded by the position): beatable by a beginner.
-    Easy,
-    /// Looks a few moves ahead with the full evaluation; plays the last 10 empties perfectly.
-    Medium,
-    /// Searches as deep as a budget of about a second allows; plays the last 20 empties
-    /// perfectly.
-    Hard,
-}
+pub struct Level(u8);
 
 /// Text that names no level.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("\"{0}\" is not a level; expected easy, medium or hard")]
+#[error("\"{0}\" is not a level; expected 1 to 10 (or easy, medium, hard)")]
 pub struct ParseLevelError(pub String);
 
-impl Level {
-    /// All levels, weakest first.
-    pub const ALL: [Level; 3] = [Level::Easy, Level::Medium, Level::Hard];
+/// What one level does: its search, evaluation, choice among near-best moves and rating.
+struct Settings {
+    limits: SearchLimits,
+    evaluation: Evaluation,
+    /// How far below the best score (1/100 disc) a root move may be and still be chosen.
+    spread: i32,
+    /// The measured Elo rating (see [`Level::elo`]).
+    elo: i32,
+}
 
-    /// The lower-case name: `"easy"`, `"medium"` or `"hard"`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Level::Easy => "easy",
-            Level::Medium => "medium",
-            Level::Hard => "hard",
-        }
+const fn settings(
+    max_depth: u32,
+    node_budget: u64,
+    exact_empties: u32,
+    evaluation: Evaluation,
+    spread: i32,
+    elo: i32,
+) -> Settings {
+    // The exact solver may spend about eight times the midgame budget, at least 200,000
+    // nodes: an endgame of `exact_empties` is then almost always finished.
+    let exact_node_limit = if exact_empties == 0 {
+        0
+    } else if node_budget * 8 > 200_000 {
+        node_budget * 8
+    } else {
+        200_000
+    };
+    Settings {
+        limits: SearchLimits { max_depth, node_budget, exact_empties, exact_node_limit },
+        evaluation,
+        spread,
+        elo,
+    }
+}
+
+/// The levels, weakest first. The Elo column is the result of the level matches documented in
+/// the engine's README (`outflank-engine match`), anchored at level 1 = 800.
+const LEVELS: [Settings; 10] = [
+    settings(1, 1_000, 0, Evaluation::Simple, 80, 800),
+    settings(1, 1_000, 0, Evaluation::Simple, 30, 1_000),
+    settings(2, 1_000, 0, Evaluation::Simple, 40, 1_150),
+    settings(2, 2_000, 4, Evaluation::Full, 120, 1_300),
+    settings(3, 4_000, 6, Evaluation::Full, 50, 1_450),
+    settings(4, 8_000, 8, Evaluation::Full, 20, 1_600),
+    settings(6, 20_000, 10, Evaluation::Full, 0, 1_750),
+    settings(60, 100_000, 14, Evaluation::Full, 0, 1_900),
+    settings(60, 500_000, 18, Evaluation::Full, 0, 2_050),
+    settings(60, 2_000_000, 20, Evaluation::Full, 0, 2_200),
+];
+
+impl Level {
+    /// The weakest level: one move ahead over a square table, picking among the near-best
+    /// moves. A beginner can beat it.
+    pub const EASY: Level = Level(1);
+    /// A middle level: six plies with the full evaluation, the last 10 empties perfect.
+    pub const MEDIUM: Level = Level(7);
+    /// The strongest level.
+    pub const HARD: Level = Level(10);
+
+    /// All levels, weakest first.
+    pub const ALL: [Level; 10] = [
+        Level(1),
+        Level(2),
+        Level(3),
+        Level(4),
+        Level(5),
+        Level(6),
+        Level(7),
+        Level(8),
+        Level(9),
+        Level(10),
+    ];
+
+    /// Level `number`, from 1 to 10.
+    pub const fn new(number: u8) -> Option<Level> {
+        if number >= 1 && number as usize <= LEVELS.len() { Some(Level(number)) } else { None }
+    }
+
+    /// The level's number, 1 (weakest) to 10 (strongest).
+    pub const fn number(self) -> u8 {
+        self.0
+    }
+
+    const fn settings(self) -> &'static Settings {
+        &LEVELS[self.0 as usize - 1]
+    }
+
+    /// The level's measured Elo rating, on the scale where level 1 is 800: what a player
+    /// rated this high scores about half the points against it.
+    pub const fn elo(self) -> i32 {
+        self.settings().elo
+    }
+
+    /// The level whose rating is nearest `rating` (the weaker one on a tie): the computer a
+    /// player of that rating finds a fair game.
+    pub fn for_rating(rating: i32) -> Level {
+        Level::ALL
+            .into_iter()
+            .min_by_key(|level| (level.elo() - rating).abs())
+            .unwrap_or(Level::EASY)
     }
 
     /// The search limits of this level.
     pub const fn limits(self) -> SearchLimits {
-        match self {
-            Level::Easy => SearchLimits {
-                max_depth: 1,
-                node_budget: 1_000,
-                exact_empties: 0,
-                exact_node_limit: 0,
-            },
-            Level::Medium => SearchLimits {
-                max_depth: 6,
-                node_budget: 20_000,
-                exact_empties: 10,
-                exact_node_limit: 2_000_000,
-            },
-            Level::Hard => SearchLimits {
-                max_depth: 60,
-                node_budget: 2_000_000,
-                exact_empties: 20,
-                exact_node_limit: 16_000_000,
-            },
-        }
+        self.settings().limits
     }
 
     /// The evaluation this level uses.
     pub(crate) const fn evaluation(self) -> Evaluation {
-        match self {
-            Level::Easy => Evaluation::Simple,
-            Level::Medium | Level::Hard => Evaluation::Full,
-        }
+        self.settings().evaluation
     }
 
     /// How far below the best score (in 1/100 disc) a root move may be and still be chosen.
     /// Zero means the best move only.
     pub(crate) const fn spread(self) -> i32 {
-        match self {
-            Level::Easy => 80,
-            Level::Medium | Level::Hard => 0,
-        }
+        self.settings().spread
     }
 }
 
 impl fmt::Display for Level {
+    /// The level's number: `6`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        write!(f, "{}", self.0)
     }
 }
 
 impl FromStr for Level {
     type Err = ParseLevelError;
 
-    /// Parses `easy`, `medium` or `hard`, in any case.
+    /// Parses a number from 1 to 10, optionally after `level` (`6`, `level 6`, `level-6`), or
+    /// one of the names `easy` (1), `medium` (7) and `hard` (10), in any case.
     fn from_str(text: &str) -> Result<Level, ParseLevelError> {
-        Level::ALL
-            .into_iter()
-            .find(|level| text.eq_ignore_ascii_case(level.name()))
-            .ok_or_else(|| ParseLevelError(text.to_owned()))
+        let error = || ParseLevelError(text.to_owned());
+        let lower = text.trim().to_ascii_lowercase();
+        match lower.as_str() {
+            "easy" => return Ok(Level::EASY),
+            "medium" => return Ok(Level::MEDIUM),
+            "hard" => return Ok(Level::HARD),
+            _ => {}
+        }
+        let number = lower
+            .strip_prefix("level")
+            .map_or(lower.as_str(), |rest| rest.trim_start_matches([' ', '-', '_']));
+        if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) || number.len() > 2 {
+            return Err(error());
+        }
+        number.parse().ok().and_then(Level::new).ok_or_else(error)
     }
 }
 
@@ -105,11 +178,56 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_round_trip() {
+    fn numbers_round_trip_through_text() {
         for level in Level::ALL {
             assert_eq!(level.to_string().parse::<Level>(), Ok(level));
         }
-        assert_eq!("HARD".parse::<Level>(), Ok(Level::Hard));
-        assert_eq!("expert".parse::<Level>(), Err(ParseLevelError("expert".into())));
+    }
+
+    #[test]
+    fn levels_are_read_with_or_without_the_word_level() {
+        assert_eq!("level 7".parse::<Level>(), Ok(Level::MEDIUM));
+        assert_eq!("Level-10".parse::<Level>(), Ok(Level::HARD));
+        assert_eq!(" 3 ".parse::<Level>(), Level::new(3).ok_or(ParseLevelError(String::new())));
+    }
+
+    #[test]
+    fn the_old_names_read_as_levels_1_7_and_10() {
+        assert_eq!("easy".parse::<Level>(), Ok(Level(1)));
+        assert_eq!("MEDIUM".parse::<Level>(), Ok(Level(7)));
+        assert_eq!("hard".parse::<Level>(), Ok(Level(10)));
+    }
+
+    #[test]
+    fn text_naming_no_level_is_refused() {
+        for text in ["0", "11", "expert", "", "level", "-1", "+3", "007", "level 0"] {
+            assert_eq!(text.parse::<Level>(), Err(ParseLevelError(text.into())), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn ratings_rise_with_the_level() {
+        for pair in Level::ALL.windows(2) {
+            assert!(pair[0].elo() < pair[1].elo(), "{} then {}", pair[0], pair[1]);
+        }
+        assert_eq!(Level::EASY.elo(), 800);
+    }
+
+    #[test]
+    fn a_rating_gets_the_level_rated_nearest_to_it() {
+        assert_eq!(Level::for_rating(0), Level::EASY);
+        assert_eq!(Level::for_rating(3_000), Level::HARD);
+        for level in Level::ALL {
+            assert_eq!(Level::for_rating(level.elo()), level);
+            assert_eq!(Level::for_rating(level.elo() + 10), level);
+        }
+    }
+
+    #[test]
+    fn budgets_grow_with_the_level() {
+        for pair in Level::ALL.windows(2) {
+            assert!(pair[0].limits().node_budget <= pair[1].limits().node_budget);
+            assert!(pair[0].limits().exact_empties <= pair[1].limits().exact_empties);
+        }
     }
 }

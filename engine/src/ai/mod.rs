@@ -23,7 +23,7 @@
 //! use outflank_engine::ai::{Level, best_move};
 //! use outflank_engine::Board;
 //!
-//! let choice = best_move(&Board::start(), Level::Medium, None).unwrap();
+//! let choice = best_move(&Board::start(), Level::MEDIUM, None).unwrap();
 //! assert!(Board::start().play(choice.mv).is_ok());
 //! ```
 //!

@@ -17,7 +17,7 @@ fn the_persons_move_asks_for_a_search_shown_no_sooner_than_300_ms_later() {
     let request = SearchRequest {
         search_id: SearchId(1),
         board,
-        level: Level::Medium,
+        level: Level::MEDIUM,
         not_before: T0.plus(1_300),
     };
     assert!(
@@ -55,7 +55,7 @@ fn a_computer_playing_black_is_asked_for_the_first_move_at_the_start() {
     let request = SearchRequest {
         search_id: SearchId(1),
         board: Board::start(),
-        level: Level::Medium,
+        level: Level::MEDIUM,
         not_before: T0,
     };
     assert_eq!(state.search_request(), Some(request));

@@ -65,7 +65,7 @@ fn friend_game() -> GameState {
 
 /// Ann playing `color` against the computer at Medium.
 fn computer_game(color: Color) -> GameState {
-    let setup = Setup::Computer { human: human(ann(), "Ann"), color, level: Level::Medium };
+    let setup = Setup::Computer { human: human(ann(), "Ann"), color, level: Level::MEDIUM };
     GameState::new(game_id(), setup, Timing::default(), T0)
 }
 

@@ -71,7 +71,7 @@ fn against_the_computer_one_request_starts_the_rematch_with_colours_swapped() {
     let swapped = Setup::Computer {
         human: human(ann(), "Ann"),
         color: Color::White,
-        level: outflank_engine::ai::Level::Medium,
+        level: outflank_engine::ai::Level::MEDIUM,
     };
     assert_eq!(events, [Event::RematchStarted { version: 2, game_id: next_id(), setup: swapped }]);
 }

@@ -55,6 +55,6 @@ fn the_snapshot_lists_every_ply_with_passes_and_the_last_disc_placed() {
 #[test]
 fn the_snapshot_labels_the_computer_with_its_level() {
     let snapshot = computer_game(Color::White).snapshot(T0);
-    assert_eq!(snapshot.black, Player::Computer(Level::Medium));
+    assert_eq!(snapshot.black, Player::Computer(Level::MEDIUM));
     assert_eq!(snapshot.white, Player::Human(human(ann(), "Ann")));
 }

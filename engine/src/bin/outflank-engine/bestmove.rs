@@ -1,4 +1,4 @@
-//! `bestmove --level easy|medium|hard "<position or move list>"`: the computer's move.
+//! `bestmove --level 1-10|easy|medium|hard "<position or move list>"`: the computer's move.
 //!
 //! The argument is a position string (`"<64 squares a1..h8> <X|O>"`) or a move list from the
 //! start (`d3 c5 f6` or `d3c5f6`, passes optional). Several arguments are joined with spaces.
@@ -38,7 +38,8 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
     let seconds = started.elapsed().as_secs_f64();
     if json {
         let value = serde_json::json!({
-            "level": level.name(),
+            "level": level.number(),
+            "level_elo": level.elo(),
             "move": choice.mv.to_string(),
             "score": choice.score,
             "exact": choice.exact,
@@ -60,7 +61,7 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
     Ok(())
 }
 
-const LEVEL_NEEDED: &str = "bestmove needs --level easy, medium or hard";
+const LEVEL_NEEDED: &str = "bestmove needs --level 1 to 10 (or easy, medium, hard)";
 
 /// Whether the text starts like a position string (possibly a broken one): a first word of at
 /// least 32 characters without digits. Move lists always hold digits, options are short.

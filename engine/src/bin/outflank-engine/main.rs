@@ -4,6 +4,7 @@
 //! error on stderr and exits with code 2.
 
 mod bestmove;
+mod matches;
 mod perft;
 mod solve;
 
@@ -16,7 +17,9 @@ commands:
                                              exact score and best move for the side to move
   solve --file PATH [--limit N]              solve the positions of an OBF file (empties to the
                                              winner, as such files count), flagging mismatches
-  bestmove --level easy|medium|hard \"<position or move list>\"";
+  bestmove --level 1-10|easy|medium|hard \"<position or move list>\"
+  match <level> <level> [--openings N] [--threads N]
+                                             a match from balanced openings, both colours";
 
 /// A command-line failure: the message is printed as one line.
 #[derive(Debug)]
@@ -35,6 +38,7 @@ fn main() -> ExitCode {
         Some("perft") => perft::run(&args[1..], json),
         Some("solve") => solve::run(&args[1..], json),
         Some("bestmove") => bestmove::run(&args[1..], json),
+        Some("match") => matches::run(&args[1..], json),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())

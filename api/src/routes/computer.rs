@@ -1,0 +1,47 @@
+//! The computer's levels: what "play the computer" offers, and the level suggested to this
+//! player.
+
+use actix_web::web::{self, ServiceConfig};
+use actix_web::{HttpResponse, Responder};
+use outflank_engine::ai::Level;
+use serde_json::json;
+
+use crate::accounts::rating::shown;
+use crate::identity::session::Session;
+use crate::live::Player;
+use crate::service::{GUEST_RATING, display_name};
+use crate::storage::Store;
+
+pub fn configure(config: &mut ServiceConfig) {
+    config.route("/api/computer/levels", web::get().to(levels));
+}
+
+/// `GET /api/computer/levels`: every level weakest first, with its measured Elo and the name
+/// the board shows, and `suggested`: the level rated nearest the player (a signed-in player's
+/// rating; otherwise the guests' starting rating).
+async fn levels(session: Option<Session>, store: web::Data<Store>) -> impl Responder {
+    let rating = match session {
+        Some(session) if session.account => store
+            .account(&session.player)
+            .await
+            .ok()
+            .and_then(|account| i32::try_from(shown(account.rating)).ok()),
+        _ => None,
+    }
+    .unwrap_or(GUEST_RATING);
+    let levels: Vec<_> = Level::ALL
+        .into_iter()
+        .map(|level| {
+            json!({
+                "level": level.number(),
+                "elo": level.elo(),
+                "name": display_name(&Player::Computer(level)),
+            })
+        })
+        .collect();
+    HttpResponse::Ok().json(json!({
+        "levels": levels,
+        "rating": rating,
+        "suggested": Level::for_rating(rating).number(),
+    }))
+}
