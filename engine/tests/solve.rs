@@ -281,3 +281,28 @@ fn published_position_ffo_40_scores_as_listed() {
     assert_eq!(solution.score, score.parse::<i32>().unwrap());
     assert_eq!(solution.best, Some(Move::Place(mv.to_ascii_lowercase().parse().unwrap())));
 }
+
+/// Several threads give the score one thread gives, and a move that reaches it.
+#[test]
+fn two_threads_give_the_same_scores_as_one() {
+    for board in random_positions(31, 3, 15, 18).into_iter().step_by(2) {
+        for goal in [Goal::Exact, Goal::WinLossDraw] {
+            let one = solve_with(&board, &options(Scoring::Discs, goal)).unwrap();
+            let two = SolveOptions { threads: 2, ..options(Scoring::Discs, goal) };
+            let two = solve_with(&board, &two).unwrap();
+            assert_eq!(two.score, one.score, "{board} {goal:?}");
+            if goal == Goal::Exact {
+                let after = play(&board, two.best.unwrap());
+                assert_eq!(-solve(&after).score, one.score, "{board}: {:?}", two.best);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_cancel_flag_stops_every_thread_of_a_parallel_solve() {
+    let cancel = AtomicBool::new(true);
+    let options = SolveOptions { cancel: Some(&cancel), threads: 2, ..SolveOptions::default() };
+    let board = random_positions(41, 1, 20, 20)[0];
+    assert_eq!(solve_with(&board, &options), Err(SolveError::Cancelled));
+}

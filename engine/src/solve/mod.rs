@@ -65,6 +65,10 @@ pub struct SolveOptions<'a> {
     /// Give up with [`SolveError::Cancelled`] once this flag is set (polled every few thousand
     /// nodes).
     pub cancel: Option<&'a AtomicBool>,
+    /// Threads to search with; 0 and 1 mean one (the caller's). More threads share the
+    /// transposition table and split the work (see [`solve_with`]); the score is the same,
+    /// the node count and the move chosen among equals may differ from run to run.
+    pub threads: usize,
 }
 
 /// The result of a solve.
@@ -106,10 +110,62 @@ pub fn solve(board: &Board) -> Solution {
 /// # Errors
 /// [`SolveError::NodeLimit`] when the node limit is reached first, [`SolveError::Cancelled`]
 /// when the cancel flag is set during the search.
+///
+/// With `threads` above one, helper threads search the same position over the shared
+/// transposition table while the caller's thread leads: a helper that reaches a position
+/// another thread is already searching leaves it for last (ABDADA's rule), so the threads
+/// spread over different subtrees and each finds the others' results in the table. The
+/// caller's thread alone decides the result; the helpers stop when it is done.
 pub fn solve_with(board: &Board, options: &SolveOptions) -> Result<Solution, SolveError> {
     let (p, o) = board.raw();
     let empties = (!(p | o)).count_ones();
-    let mut search = Search::new(options, empties);
+    let table = tt::Table::new(table_bits(empties));
+    let threads = options.threads.max(1);
+    if threads == 1 || empties < PARALLEL_MIN {
+        return solve_on(p, o, options, &table, None);
+    }
+    let busy = Busy::new();
+    let done = AtomicBool::new(false);
+    let helper_nodes = std::sync::atomic::AtomicU64::new(0);
+    let outcome = std::thread::scope(|scope| {
+        for helper in 1..threads {
+            let (table, busy, done, helper_nodes) = (&table, &busy, &done, &helper_nodes);
+            scope.spawn(move || {
+                let helper_options =
+                    SolveOptions { node_limit: None, cancel: Some(done), ..*options };
+                let mut search = Search::new(&helper_options, table);
+                search.shared = Some(Shared { busy, helper: helper as u32 });
+                let _ = match options.goal {
+                    Goal::Exact => search.exact(p, o),
+                    Goal::WinLossDraw => search.root(p, o, -1, 1),
+                };
+                helper_nodes.fetch_add(search.nodes, Ordering::Relaxed);
+            });
+        }
+        let outcome = solve_on(p, o, options, &table, Some(&busy));
+        done.store(true, Ordering::Relaxed);
+        outcome
+    });
+    outcome.map(|solution| Solution {
+        nodes: solution.nodes + helper_nodes.load(Ordering::Relaxed),
+        ..solution
+    })
+}
+
+/// Fewest empties worth more than one thread: below, starting threads costs more than the
+/// whole solve.
+const PARALLEL_MIN: u32 = 14;
+
+/// One thread's solve of `(p, o)`, as the leader when `busy` is given.
+fn solve_on(
+    p: u64,
+    o: u64,
+    options: &SolveOptions,
+    table: &tt::Table,
+    busy: Option<&Busy>,
+) -> Result<Solution, SolveError> {
+    let mut search = Search::new(options, table);
+    search.shared = busy.map(|busy| Shared { busy, helper: 0 });
     // A flag set before the call cancels at once.
     search.check_limits();
     let (score, best) = match options.goal {
@@ -144,14 +200,70 @@ struct Search<'a> {
     next_check: u64,
     /// Set once the search must unwind; every score computed after it is meaningless.
     stopped: Option<SolveError>,
-    table: tt::Table,
+    table: &'a tt::Table,
     /// The move lists of the positions being searched, one after the other, so that the
     /// recursion allocates nothing.
     candidates: Vec<search::Candidate>,
+    /// With several threads: what they share besides the table.
+    shared: Option<Shared<'a>>,
+}
+
+/// What the threads of a parallel solve share besides the table.
+#[derive(Clone, Copy, Debug)]
+struct Shared<'a> {
+    busy: &'a Busy,
+    /// 0 for the leading thread, then 1, 2, …: helpers start their root moves at a different
+    /// place.
+    helper: u32,
+}
+
+/// Positions some thread is searching now, by hash: a small table of claims.
+#[derive(Debug)]
+struct Busy {
+    claims: Vec<std::sync::atomic::AtomicU64>,
+}
+
+impl Busy {
+    const SIZE: usize = 1 << 14;
+
+    fn new() -> Busy {
+        Busy { claims: (0..Self::SIZE).map(|_| std::sync::atomic::AtomicU64::new(0)).collect() }
+    }
+
+    #[inline]
+    fn key(p: u64, o: u64) -> u64 {
+        let mixed = p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        (mixed ^ (mixed >> 29)) | 1
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> &std::sync::atomic::AtomicU64 {
+        &self.claims[(key >> 40) as usize & (Self::SIZE - 1)]
+    }
+
+    /// Whether some thread claimed the position.
+    #[inline]
+    fn is_busy(&self, p: u64, o: u64) -> bool {
+        let key = Self::key(p, o);
+        self.slot(key).load(Ordering::Relaxed) == key
+    }
+
+    /// Claims the position for this thread's search; `release` gives it back.
+    #[inline]
+    fn claim(&self, p: u64, o: u64) -> u64 {
+        let key = Self::key(p, o);
+        self.slot(key).store(key, Ordering::Relaxed);
+        key
+    }
+
+    #[inline]
+    fn release(&self, key: u64) {
+        let _ = self.slot(key).compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
 }
 
 impl<'a> Search<'a> {
-    fn new(options: &SolveOptions<'a>, empties: u32) -> Self {
+    fn new(options: &SolveOptions<'a>, table: &'a tt::Table) -> Self {
         let mut search = Search {
             scoring: options.scoring,
             nodes: 0,
@@ -159,8 +271,9 @@ impl<'a> Search<'a> {
             cancel: options.cancel,
             next_check: 0,
             stopped: None,
-            table: tt::Table::new(table_bits(empties)),
+            table,
             candidates: Vec::with_capacity(64 * 64),
+            shared: None,
         };
         search.schedule_check();
         search

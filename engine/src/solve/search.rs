@@ -24,6 +24,9 @@ const ETC_MIN: u32 = 10;
 const ESTIMATE_MIN: u32 = 16;
 /// Deepest ordering search, so that many empties do not make ordering dearer than solving.
 const ESTIMATE_MAX_DEPTH: u32 = 6;
+/// Fewest empties at which a parallel solve's threads claim the positions they search, and
+/// leave other threads' claims for last.
+const CLAIM_MIN: u32 = 12;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
@@ -107,6 +110,17 @@ impl Search<'_> {
         let start = self.candidates.len();
         self.push_moves(p, o, moves, empties, NO_MOVE);
         let end = self.candidates.len();
+        if let Some(shared) = self.shared.filter(|shared| shared.helper > 0) {
+            // A helper starts elsewhere among the root moves than the leader does.
+            for i in start..end {
+                self.pick(i, end);
+            }
+            let turn = shared.helper as usize % (end - start);
+            self.candidates[start..end].rotate_left(turn);
+            for candidate in &mut self.candidates[start..end] {
+                candidate.key = 0;
+            }
+        }
         let mut alpha = alpha;
         let mut best_score = i32::MIN;
         let mut best = None;
@@ -264,7 +278,12 @@ impl Search<'_> {
         let start = self.candidates.len();
         self.push_moves(p, o, moves, empties, table_move);
         let alpha_start = alpha;
+        let claim =
+            self.shared.filter(|_| empties >= CLAIM_MIN).map(|s| (s.busy, s.busy.claim(p, o)));
         let (best, best_move) = self.search_moves(p, o, alpha, beta, empties, start);
+        if let Some((busy, key)) = claim {
+            busy.release(key);
+        }
         self.candidates.truncate(start);
         if use_table && self.stopped.is_none() {
             self.table.store(p, o, empties, alpha_start, beta, best, best_move);
@@ -298,11 +317,40 @@ impl Search<'_> {
         }
         let mut best = i32::MIN;
         let mut best_move = NO_MOVE;
+        // In a parallel solve, moves into positions another thread is searching wait until
+        // the others are done (by then the table may hold their result).
+        let busy = self.shared.filter(|_| empties > CLAIM_MIN).map(|shared| shared.busy);
+        let mut deferred = [Candidate::default(); 32];
+        let mut deferred_count = 0;
         for i in start..end {
             let candidate = self.pick(i, end);
             let square = usize::from(candidate.square);
             let (np, no) = (o ^ candidate.flipped, p ^ candidate.flipped ^ (1 << square));
+            if i > start
+                && deferred_count < deferred.len()
+                && busy.is_some_and(|busy| busy.is_busy(np, no))
+            {
+                deferred[deferred_count] = candidate;
+                deferred_count += 1;
+                continue;
+            }
             let score = self.pvs_child(np, no, alpha, beta, empties - 1, i == start);
+            if self.stopped.is_some() {
+                return (0, NO_MOVE);
+            }
+            if score > best {
+                best = score;
+                best_move = candidate.square;
+                if score >= beta {
+                    return (best, best_move);
+                }
+                alpha = alpha.max(score);
+            }
+        }
+        for candidate in &deferred[..deferred_count] {
+            let square = usize::from(candidate.square);
+            let (np, no) = (o ^ candidate.flipped, p ^ candidate.flipped ^ (1 << square));
+            let score = self.pvs_child(np, no, alpha, beta, empties - 1, false);
             if self.stopped.is_some() {
                 return (0, NO_MOVE);
             }

@@ -3,29 +3,86 @@
 //! Entries keep the whole position, so a hit is never a collision. Each bucket holds two
 //! entries: one kept for the position with the most empties (the most work to redo), one
 //! always replaced.
+//!
+//! Several threads of one solve share the table without locks. An entry is three words: the
+//! packed data, and each half of the position XOR-ed with the data. A reader checks both
+//! halves against the position it looks for; an entry half-written by another thread fails
+//! the check and reads as a miss (the classic lockless hashing scheme), so a thread only ever
+//! sees bounds some search really proved for that position.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// No move stored.
 pub(super) const NO_MOVE: u8 = 64;
 
 /// What is known about one position.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Entry {
-    player: u64,
-    opponent: u64,
     /// The score is at least this.
     pub lower: i8,
     /// The score is at most this.
     pub upper: i8,
     /// The best (or first refuting) move found, or [`NO_MOVE`].
     pub best: u8,
-    /// Empty squares of the position: how much work the entry saves.
+    /// Empty squares of the position: how much work the entry saves (0: an empty slot).
     empties: u8,
 }
 
-/// A fixed-size table, allocated once per solve.
+impl Entry {
+    fn pack(self) -> u64 {
+        u64::from(self.lower as u8)
+            | u64::from(self.upper as u8) << 8
+            | u64::from(self.best) << 16
+            | u64::from(self.empties) << 24
+    }
+
+    fn unpack(data: u64) -> Entry {
+        Entry {
+            lower: data as u8 as i8,
+            upper: (data >> 8) as u8 as i8,
+            best: (data >> 16) as u8,
+            empties: (data >> 24) as u8,
+        }
+    }
+}
+
+/// One slot: the packed entry and the position, each half XOR-ed with it.
+#[derive(Debug, Default)]
+struct Slot {
+    data: AtomicU64,
+    player: AtomicU64,
+    opponent: AtomicU64,
+}
+
+impl Slot {
+    /// The slot's position and entry, if its words agree with each other.
+    #[inline]
+    fn read(&self) -> (u64, u64, Entry) {
+        let data = self.data.load(Relaxed);
+        let player = self.player.load(Relaxed) ^ data;
+        let opponent = self.opponent.load(Relaxed) ^ data;
+        (player, opponent, Entry::unpack(data))
+    }
+
+    #[inline]
+    fn holds(&self, player: u64, opponent: u64) -> Option<Entry> {
+        let (p, o, entry) = self.read();
+        (p == player && o == opponent && entry.empties != 0).then_some(entry)
+    }
+
+    #[inline]
+    fn write(&self, player: u64, opponent: u64, entry: Entry) {
+        let data = entry.pack();
+        self.data.store(data, Relaxed);
+        self.player.store(player ^ data, Relaxed);
+        self.opponent.store(opponent ^ data, Relaxed);
+    }
+}
+
+/// A fixed-size table, allocated once per solve and shared by its threads.
 #[derive(Debug)]
 pub(super) struct Table {
-    entries: Vec<Entry>,
+    slots: Vec<Slot>,
     /// Right shift taking a 64-bit hash to a bucket number.
     shift: u32,
 }
@@ -33,7 +90,8 @@ pub(super) struct Table {
 impl Table {
     /// A table of `2^bits` buckets (two entries each), every entry empty.
     pub fn new(bits: u32) -> Table {
-        Table { entries: vec![Entry::default(); 2 << bits], shift: 64 - bits }
+        let slots = (0..2usize << bits).map(|_| Slot::default()).collect();
+        Table { slots, shift: 64 - bits }
     }
 
     #[inline]
@@ -41,24 +99,21 @@ impl Table {
         let mixed = player.wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ opponent.rotate_left(29).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
         let mixed = mixed ^ (mixed >> 31);
-        2 * (mixed.wrapping_mul(0xFF51_AFD7_ED55_8CCD) >> self.shift) as usize
+        2 * mixed.wrapping_mul(0xFF51_AFD7_ED55_8CCD).checked_shr(self.shift).unwrap_or(0) as usize
     }
 
     /// The entry of this position, if stored.
     #[inline]
     pub fn probe(&self, player: u64, opponent: u64) -> Option<Entry> {
         let at = self.bucket(player, opponent);
-        self.entries[at..at + 2]
-            .iter()
-            .find(|e| e.player == player && e.opponent == opponent && e.empties != 0)
-            .copied()
+        self.slots[at..at + 2].iter().find_map(|slot| slot.holds(player, opponent))
     }
 
     /// Records that a search of the position with window `(alpha, beta)` returned `score`
     /// with `best` as its best move, merging with what is already known.
     #[allow(clippy::too_many_arguments)]
     pub fn store(
-        &mut self,
+        &self,
         player: u64,
         opponent: u64,
         empties: u32,
@@ -74,40 +129,72 @@ impl Table {
         } else {
             (score, score)
         };
+        let mut entry =
+            Entry { lower: lower as i8, upper: upper as i8, best, empties: empties as u8 };
         let at = self.bucket(player, opponent);
-        let slot = if let Some(i) = (at..at + 2)
-            .find(|&i| self.entries[i].player == player && self.entries[i].opponent == opponent)
+        let (first, second) = (&self.slots[at], &self.slots[at + 1]);
+        let slot = if let Some((slot, old)) = [first, second]
+            .into_iter()
+            .find_map(|slot| slot.holds(player, opponent).map(|old| (slot, old)))
         {
-            let old = self.entries[i];
-            if old.empties != 0 {
-                let lower = lower.max(i32::from(old.lower));
-                let upper = upper.min(i32::from(old.upper));
-                let best = if best == NO_MOVE { old.best } else { best };
-                self.entries[i] = Entry {
-                    player,
-                    opponent,
-                    lower: lower as i8,
-                    upper: upper as i8,
-                    best,
-                    empties: empties as u8,
-                };
-                return;
+            entry.lower = entry.lower.max(old.lower);
+            entry.upper = entry.upper.min(old.upper);
+            if best == NO_MOVE {
+                entry.best = old.best;
             }
-            i
-        } else if empties as u8 >= self.entries[at].empties {
-            // The first entry keeps the deepest position; the one it displaces moves down.
-            self.entries[at + 1] = self.entries[at];
-            at
+            slot
         } else {
-            at + 1
+            let (p, o, kept) = first.read();
+            if entry.empties >= kept.empties {
+                // The first slot keeps the deepest position; the one it displaces moves down.
+                second.write(p, o, kept);
+                first
+            } else {
+                second
+            }
         };
-        self.entries[slot] = Entry {
-            player,
-            opponent,
-            lower: lower as i8,
-            upper: upper as i8,
-            best,
-            empties: empties as u8,
-        };
+        slot.write(player, opponent, entry);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stored_bound_is_read_back_for_its_position_only() {
+        let table = Table::new(10);
+        table.store(1, 2, 12, -5, 5, 3, 17);
+        assert_eq!(table.probe(1, 2), Some(Entry { lower: 3, upper: 3, best: 17, empties: 12 }));
+        assert_eq!(table.probe(2, 1), None);
+    }
+
+    #[test]
+    fn bounds_of_one_position_are_merged() {
+        let table = Table::new(10);
+        // At least 8 (a cut above the window), then at most 10 (below a later window).
+        table.store(1, 2, 12, -5, 5, 8, 17);
+        table.store(1, 2, 12, 12, 20, 10, NO_MOVE);
+        let entry = table.probe(1, 2).unwrap();
+        assert_eq!((entry.lower, entry.upper, entry.best), (8, 10, 17));
+    }
+
+    #[test]
+    fn the_deepest_position_of_a_bucket_is_kept_when_another_arrives() {
+        let table = Table::new(0);
+        table.store(1, 2, 20, -5, 5, 1, 3);
+        table.store(3, 4, 10, -5, 5, 1, 3);
+        table.store(5, 6, 11, -5, 5, 1, 3);
+        assert!(table.probe(1, 2).is_some());
+        assert!(table.probe(3, 4).is_none());
+        assert!(table.probe(5, 6).is_some());
+    }
+
+    #[test]
+    fn negative_scores_survive_packing() {
+        for (lower, upper) in [(-64, 64), (-1, 0), (-64, -64), (63, 64)] {
+            let entry = Entry { lower, upper, best: NO_MOVE, empties: 30 };
+            assert_eq!(Entry::unpack(entry.pack()), entry);
+        }
     }
 }

@@ -1,9 +1,10 @@
 //! `solve`: the exact score and best move of one position, or of every position in an OBF file.
 //!
 //! ```text
-//! solve "<64-char position> <X|O>" [--scoring discs|empties-to-winner]
-//! solve --file PATH [--limit N]
+//! solve "<64-char position> <X|O>" [--scoring discs|empties-to-winner] [--threads N]
+//! solve --file PATH [--limit N] [--threads N]
 //! ```
+//! `--threads` (default 1) solves each position with that many threads.
 //! OBF lines hold a position, its side to move, then `MOVE:score` pairs, best first, scored
 //! with the empties going to the winner; files are therefore solved under that convention.
 
@@ -33,6 +34,15 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
                 .map_err(|_| CliError(format!("--limit {text:?} is not a number of positions")))
         })
         .transpose()?;
+    let threads = take_option(&mut args, "--threads")?
+        .map(|text| {
+            text.parse::<usize>()
+                .ok()
+                .filter(|&n| (1..=256).contains(&n))
+                .ok_or_else(|| CliError(format!("--threads {text:?} is not 1 to 256")))
+        })
+        .transpose()?
+        .unwrap_or(1);
     let file = take_option(&mut args, "--file")?;
     // Positions may start with "--" too, but they are 64 squares long.
     let is_flag = |arg: &&String| {
@@ -46,7 +56,7 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
             if !args.is_empty() {
                 return Err(CliError("give either a position or --file, not both".into()));
             }
-            solve_file(&path, scoring.unwrap_or(Scoring::EmptiesToWinner), limit, json)
+            solve_file(&path, scoring.unwrap_or(Scoring::EmptiesToWinner), limit, threads, json)
         }
         None => {
             if limit.is_some() {
@@ -59,7 +69,7 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
             }
             let text = args.join(" ");
             let board: Board = text.parse()?;
-            solve_one(&board, scoring.unwrap_or_default(), json)
+            solve_one(&board, scoring.unwrap_or_default(), threads, json)
         }
     }
 }
@@ -88,8 +98,8 @@ struct Timed {
     seconds: f64,
 }
 
-fn timed_solve(board: &Board, scoring: Scoring) -> Result<Timed, CliError> {
-    let options = SolveOptions { scoring, ..SolveOptions::default() };
+fn timed_solve(board: &Board, scoring: Scoring, threads: usize) -> Result<Timed, CliError> {
+    let options = SolveOptions { scoring, threads, ..SolveOptions::default() };
     let started = Instant::now();
     let solution = solve_with(board, &options)?;
     Ok(Timed { solution, seconds: started.elapsed().as_secs_f64() })
@@ -110,8 +120,8 @@ fn best_text(solution: &Solution) -> String {
     solution.best.map_or_else(|| "none (game over)".to_owned(), |mv| mv.to_string())
 }
 
-fn solve_one(board: &Board, scoring: Scoring, json: bool) -> Result<(), CliError> {
-    let Timed { solution, seconds } = timed_solve(board, scoring)?;
+fn solve_one(board: &Board, scoring: Scoring, threads: usize, json: bool) -> Result<(), CliError> {
+    let Timed { solution, seconds } = timed_solve(board, scoring, threads)?;
     if json {
         let value = json!({
             "position": board.to_string(),
@@ -167,6 +177,7 @@ fn solve_file(
     path: &str,
     scoring: Scoring,
     limit: Option<usize>,
+    threads: usize,
     json: bool,
 ) -> Result<(), CliError> {
     let text =
@@ -183,7 +194,7 @@ fn solve_file(
     let mut rows = Vec::new();
     let (mut nodes, mut seconds, mut mismatches) = (0u64, 0f64, 0usize);
     for entry in &entries {
-        let timed = timed_solve(&entry.board, scoring)?;
+        let timed = timed_solve(&entry.board, scoring, threads)?;
         let solution = timed.solution;
         let mismatch = entry.expected.filter(|&expected| expected != solution.score);
         nodes += solution.nodes;
