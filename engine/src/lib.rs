@@ -35,6 +35,11 @@ pub mod record;
 pub use game::{Game, Outcome, ReplayError};
 pub use record::{Conclusion, ParseRecordError, Record};
 
+// GGF game files and the NBoard engine protocol.
+pub mod ggf;
+pub mod nboard;
+pub use ggf::{GgfGame, ParseGgfError};
+
 // Exact endgame solving.
 pub mod solve;
 

@@ -1,10 +1,12 @@
-//! `outflank-engine`: perft, exact endgame solving and best moves from the command line.
+//! `outflank-engine`: perft, exact endgame solving and best moves from the command line, and
+//! an NBoard protocol engine.
 //!
 //! Every command takes `--json` to print one JSON object on stdout. Bad input prints a one-line
 //! error on stderr and exits with code 2.
 
 mod bestmove;
 mod matches;
+mod nboard;
 mod perft;
 mod solve;
 
@@ -19,7 +21,9 @@ commands:
                                              winner, as such files count), flagging mismatches
   bestmove --level 1-10|easy|medium|hard \"<position or move list>\"
   match <level> <level> [--openings N] [--threads N]
-                                             a match from balanced openings, both colours";
+                                             a match from balanced openings, both colours
+  nboard                                     be an engine for the NBoard GUI: the NBoard
+                                             protocol on stdin and stdout";
 
 /// A command-line failure: the message is printed as one line.
 #[derive(Debug)]
@@ -38,6 +42,7 @@ fn main() -> ExitCode {
         Some("perft") => perft::run(&args[1..], json),
         Some("solve") => solve::run(&args[1..], json),
         Some("bestmove") => bestmove::run(&args[1..], json),
+        Some("nboard") => nboard::run(&args[1..], json),
         Some("match") => matches::run(&args[1..], json),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
