@@ -43,11 +43,15 @@ pub(crate) const PROVEN: i32 = 64 * DISC;
 
 /// Which static evaluation a search uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Evaluation {
-    /// All the terms of the module documentation.
+pub enum Evaluation {
+    /// The hand-tuned evaluation: mobility, potential mobility, corners, stable edges, X- and
+    /// C-squares, edges, parity and discs, weighted by hand.
     Full,
-    /// A square table only.
+    /// A square table only (level 1).
     Simple,
+    /// The trained pattern evaluation: weights over edge, corner, line and diagonal patterns
+    /// fitted to exact endgame results of self-play (module `ai::pattern`).
+    Pattern,
 }
 
 impl Evaluation {
@@ -57,6 +61,7 @@ impl Evaluation {
         match self {
             Evaluation::Full => evaluate(p, o),
             Evaluation::Simple => evaluate_simple(p, o),
+            Evaluation::Pattern => super::pattern::evaluate(p, o),
         }
     }
 }

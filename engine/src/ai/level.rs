@@ -64,13 +64,13 @@ const LEVELS: [Settings; 10] = [
     settings(1, 1_000, 0, Evaluation::Simple, 80, 800),
     settings(1, 1_000, 0, Evaluation::Simple, 30, 1_000),
     settings(2, 1_000, 0, Evaluation::Simple, 40, 1_150),
-    settings(2, 2_000, 4, Evaluation::Full, 120, 1_300),
-    settings(3, 4_000, 6, Evaluation::Full, 50, 1_450),
-    settings(4, 8_000, 8, Evaluation::Full, 20, 1_600),
-    settings(6, 20_000, 10, Evaluation::Full, 0, 1_750),
-    settings(60, 100_000, 14, Evaluation::Full, 0, 1_900),
-    settings(60, 500_000, 18, Evaluation::Full, 0, 2_050),
-    settings(60, 2_000_000, 20, Evaluation::Full, 0, 2_200),
+    settings(2, 2_000, 4, Evaluation::Pattern, 120, 1_300),
+    settings(3, 4_000, 6, Evaluation::Pattern, 50, 1_450),
+    settings(4, 8_000, 8, Evaluation::Pattern, 20, 1_600),
+    settings(6, 20_000, 10, Evaluation::Pattern, 0, 1_750),
+    settings(60, 100_000, 14, Evaluation::Pattern, 0, 1_900),
+    settings(60, 500_000, 18, Evaluation::Pattern, 0, 2_050),
+    settings(60, 2_000_000, 20, Evaluation::Pattern, 0, 2_200),
 ];
 
 impl Level {

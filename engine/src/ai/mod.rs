@@ -38,6 +38,8 @@
 mod eval;
 mod level;
 mod ordering;
+pub(crate) mod pattern;
+mod probcut;
 mod search;
 mod tt;
 
@@ -47,6 +49,7 @@ use thiserror::Error;
 
 use crate::{Board, Move};
 
+pub use eval::Evaluation;
 pub use level::{Level, ParseLevelError};
 pub use search::{Search, SearchLimits};
 

@@ -3,8 +3,9 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::eval::{DISC, Evaluation, final_score, plain};
+use super::eval::{DISC, Evaluation, PROVEN, final_score, plain};
 use super::ordering::MoveList;
+use super::probcut;
 use super::tt::{self, Bound, NO_MOVE, Table};
 use super::{Choice, Level, SearchError};
 use crate::solve::{self, Goal, Solution, SolveError, SolveOptions};
@@ -43,13 +44,14 @@ pub struct Search {
     limits: SearchLimits,
     evaluation: Evaluation,
     spread: i32,
+    probcut: bool,
     table: Table,
 }
 
 impl Search {
-    /// A search with these limits, the full evaluation, always choosing the best move.
+    /// A search with these limits and the trained evaluation, always choosing the best move.
     pub fn new(limits: SearchLimits) -> Search {
-        Search::with(limits, Evaluation::Full, 0)
+        Search::with(limits, Evaluation::Pattern, 0)
     }
 
     /// The search a level plays with.
@@ -60,7 +62,29 @@ impl Search {
     fn with(limits: SearchLimits, evaluation: Evaluation, spread: i32) -> Search {
         // About one entry per two nodes of budget, between 1 Ki and 1 Mi entries.
         let entries = (limits.node_budget / 2).clamp(1 << 10, 1 << 20) as usize;
-        Search { limits, evaluation, spread, table: Table::new(entries) }
+        // ProbCut's margins were measured with the trained evaluation.
+        let probcut = evaluation == Evaluation::Pattern;
+        Search { limits, evaluation, spread, probcut, table: Table::new(entries) }
+    }
+
+    /// The same search over another evaluation (ProbCut follows: on for the trained one).
+    pub fn with_evaluation(mut self, evaluation: Evaluation) -> Search {
+        self.evaluation = evaluation;
+        self.probcut = evaluation == Evaluation::Pattern;
+        self
+    }
+
+    /// The same search with probabilistic cut-offs ([`probcut`](super::probcut)) on or off.
+    /// They are on for the trained evaluation, whose margins were measured.
+    pub fn with_probcut(mut self, on: bool) -> Search {
+        self.probcut = on;
+        self
+    }
+
+    /// The static evaluation of `board` for the side to move, in 1/100 disc (no search).
+    pub fn static_score(&self, board: &Board) -> i32 {
+        let (p, o) = board.raw();
+        self.evaluation.score(p, o)
     }
 
     /// The limits of this search.
@@ -117,6 +141,7 @@ impl Search {
         let mut worker = Worker {
             table: &mut self.table,
             evaluation: self.evaluation,
+            probcut: self.probcut,
             cancel,
             nodes: 0,
             budget: u64::MAX,
@@ -183,6 +208,8 @@ struct RootMove {
 struct Worker<'a> {
     table: &'a mut Table,
     evaluation: Evaluation,
+    /// Whether nodes try probabilistic cut-offs.
+    probcut: bool,
     cancel: Option<&'a AtomicBool>,
     nodes: u64,
     /// The node count at which the search stops.
@@ -358,6 +385,12 @@ impl Worker<'_> {
             }
         }
 
+        if self.probcut && depth >= probcut::MIN_DEPTH && beta - alpha == 1 {
+            if let Some(score) = self.probcut(p, o, depth, beta) {
+                return score;
+            }
+        }
+
         let list = MoveList::ordered(p, o, moves, hint);
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
@@ -401,5 +434,22 @@ impl Worker<'_> {
             self.table.store(p, o, depth, best_score, bound, best_square);
         }
         best_score
+    }
+
+    /// A null-window node at `beta`, `depth` plies deep: `beta` if a shallow search says the
+    /// score is well above it, `beta - 1` if well below, `None` when it cannot tell.
+    fn probcut(&mut self, p: u64, o: u64, depth: u32, beta: i32) -> Option<i32> {
+        let empties = (!(p | o)).count_ones();
+        let margin = probcut::margin(depth, empties);
+        let shallow = probcut::shallow_depth(depth);
+        let high = beta + margin;
+        if high < PROVEN && self.negamax(p, o, shallow, high - 1, high) >= high {
+            return Some(beta);
+        }
+        let low = beta - 1 - margin;
+        if !self.stopped && low > -PROVEN && self.negamax(p, o, shallow, low, low + 1) <= low {
+            return Some(beta - 1);
+        }
+        if self.stopped { Some(0) } else { None }
     }
 }

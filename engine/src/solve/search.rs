@@ -27,6 +27,8 @@ const ESTIMATE_MAX_DEPTH: u32 = 6;
 /// Fewest empties at which a parallel solve's threads claim the positions they search, and
 /// leave other threads' claims for last.
 const CLAIM_MIN: u32 = 12;
+/// Whether ordering searches use the trained evaluation.
+const TRAINED_ORDERING: bool = true;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
@@ -385,7 +387,11 @@ impl Search<'_> {
             return 0;
         }
         if depth == 0 {
-            return evaluate(p, o);
+            return if TRAINED_ORDERING {
+                crate::ai::pattern::evaluate(p, o)
+            } else {
+                evaluate(p, o)
+            };
         }
         let moves = movegen::moves(p, o);
         if moves == 0 {

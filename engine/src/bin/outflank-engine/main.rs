@@ -8,6 +8,7 @@ mod bestmove;
 mod matches;
 mod nboard;
 mod perft;
+mod probcut;
 mod solve;
 
 use std::process::ExitCode;
@@ -22,6 +23,7 @@ commands:
   bestmove --level 1-10|easy|medium|hard \"<position or move list>\"
   match <level> <level> [--openings N] [--threads N]
                                              a match from balanced openings, both colours
+  probcut-fit [--positions N]                measure the margins of probabilistic cut-offs
   nboard                                     be an engine for the NBoard GUI: the NBoard
                                              protocol on stdin and stdout";
 
@@ -44,6 +46,7 @@ fn main() -> ExitCode {
         Some("bestmove") => bestmove::run(&args[1..], json),
         Some("nboard") => nboard::run(&args[1..], json),
         Some("match") => matches::run(&args[1..], json),
+        Some("probcut-fit") => probcut::run(&args[1..], json),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())

@@ -1,7 +1,9 @@
 //! `match <player> <player> [--openings N] [--threads N]`: a match between two computer
 //! players from balanced openings, each opening played twice with colours swapped.
 //!
-//! A player is a level (`1`–`10`, `easy`, `medium`, `hard`). The openings are fixed: the
+//! A player is a level (`1`–`10`, `easy`, `medium`, `hard`) or `classic-hard`: the strongest
+//! level as it was with the hand-tuned evaluation (2,000,000 nodes, exact from 20 empties, no
+//! probabilistic cut-offs), kept as a yardstick. The openings are fixed: the
 //! first `N` eight-ply lines of a seeded random walk whose position a short search scores
 //! within 1.5 discs of even, so the same command always plays the same games. Prints the
 //! score, the mean disc margin, each side's time per move and the Elo difference the score
@@ -11,12 +13,65 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use outflank_engine::ai::{Level, Search, SearchLimits};
+use outflank_engine::ai::{Evaluation, Level, Search, SearchLimits};
 use outflank_engine::{Board, Move};
 
 use crate::CliError;
 
-const USAGE: &str = "match needs two levels: match <level> <level> [--openings N] [--threads N]";
+const USAGE: &str = "match needs two players: match <level|classic-hard> <level|classic-hard> [--openings N] [--threads N]";
+
+/// One side of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    Level(Level),
+    /// A level's budgets over another evaluation: `classic-7`, `trained-7`.
+    Evaluated(Level, Evaluation),
+    /// The hand-tuned evaluation at the old Hard budget.
+    ClassicHard,
+}
+
+impl Player {
+    fn parse(text: &str) -> Result<Player, CliError> {
+        if text.eq_ignore_ascii_case("classic-hard") {
+            return Ok(Player::ClassicHard);
+        }
+        let lower = text.to_ascii_lowercase();
+        for (prefix, evaluation) in
+            [("classic-", Evaluation::Full), ("trained-", Evaluation::Pattern)]
+        {
+            if let Some(level) = lower.strip_prefix(prefix) {
+                return Ok(Player::Evaluated(level.parse()?, evaluation));
+            }
+        }
+        Ok(Player::Level(text.parse()?))
+    }
+
+    fn search(self) -> Search {
+        match self {
+            Player::Level(level) => Search::for_level(level),
+            Player::Evaluated(level, evaluation) => {
+                Search::for_level(level).with_evaluation(evaluation)
+            }
+            Player::ClassicHard => Search::new(SearchLimits {
+                max_depth: 60,
+                node_budget: 2_000_000,
+                exact_empties: 20,
+                exact_node_limit: 16_000_000,
+            })
+            .with_evaluation(Evaluation::Full),
+        }
+    }
+}
+
+impl std::fmt::Display for Player {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Player::Level(level) => write!(f, "level {level}"),
+            Player::Evaluated(level, evaluation) => write!(f, "level {level} ({evaluation:?})"),
+            Player::ClassicHard => f.write_str("classic Hard"),
+        }
+    }
+}
 
 /// Plies of every opening.
 const OPENING_PLIES: usize = 8;
@@ -36,7 +91,7 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
             other if other.starts_with("--") => {
                 return Err(CliError(format!("unknown option {other:?} for match")));
             }
-            other => players.push(other.parse::<Level>()?),
+            other => players.push(Player::parse(other)?),
         }
     }
     let [first, second] = players[..] else {
@@ -46,8 +101,8 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
     let report = play_match(first, second, &openings, threads.max(1));
     if json {
         let value = serde_json::json!({
-            "first": first.number(),
-            "second": second.number(),
+            "first": first.to_string(),
+            "second": second.to_string(),
             "games": report.games,
             "first_points": report.points,
             "first_score": report.score(),
@@ -59,7 +114,7 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
         println!("{value}");
     } else {
         println!(
-            "level {first} vs level {second}: {:.1}/{} ({:.1} %), mean margin {:+.2} discs, \
+            "{first} vs {second}: {:.1}/{} ({:.1} %), mean margin {:+.2} discs, \
              {:.1} ms/move vs {:.1} ms/move, Elo difference {:+.0}",
             report.points,
             report.games,
@@ -152,7 +207,7 @@ impl Report {
 }
 
 /// Plays every opening twice (each player once as Black) on `threads` threads.
-pub fn play_match(first: Level, second: Level, openings: &[Board], threads: usize) -> Report {
+pub fn play_match(first: Player, second: Player, openings: &[Board], threads: usize) -> Report {
     let jobs: Vec<(Board, bool)> =
         openings.iter().flat_map(|&board| [(board, true), (board, false)]).collect();
     let next = AtomicUsize::new(0);
@@ -160,7 +215,7 @@ pub fn play_match(first: Level, second: Level, openings: &[Board], threads: usiz
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
-                let mut searches = [Search::for_level(first), Search::for_level(second)];
+                let mut searches = [first.search(), second.search()];
                 loop {
                     let job = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&(start, first_moves_first)) = jobs.get(job) else { break };

@@ -1,0 +1,67 @@
+//! The trained pattern evaluation: a sum of weights, one per pattern instance of the position,
+//! as the strongest Othello programs evaluate.
+//!
+//! Patterns (edges with their X-squares, corner blocks, lines and diagonals; see [`layout`])
+//! are read in all their positions on the board; each instance's contents (empty, mover,
+//! opponent on each square) index a weight table shared by all the instances of the pattern.
+//! Three scalar features join them: the mover's and the opponent's number of legal moves and
+//! the parity of the number of empties. The weights were fitted by least squares to exact
+//! endgame results of self-play games (`outflank-train`, see the engine's README).
+//!
+//! **Phases.** One weight set per 5 empties (0–4, 5–9, …, 55–60: [`layout::PHASES`] sets).
+//! What a pattern is worth changes steadily over a game, so neighbouring empties counts can
+//! share weights; 5 empties per set keeps each set trained on enough positions while a lookup
+//! stays a single table read (no interpolation between sets). The trainer shares strength
+//! between neighbours: each set is fitted on its own empties plus 5 either side, regularised
+//! towards the set fitted before it (from the end of the game), so neighbouring sets agree
+//! where they meet and patterns rare in one phase inherit the neighbouring values. The shipped
+//! file stays at 4 MB (12 sets of 167,339 `i16`).
+//!
+//! Scores are in 1/100 disc for the side to move, clamped strictly inside ±`PROVEN`. The
+//! evaluation of a position equals that of each of its 8 symmetric images exactly.
+
+// Both files are also compiled into the trainer, which uses what the engine does not.
+#[allow(dead_code)]
+pub(crate) mod layout;
+#[allow(dead_code)]
+pub(crate) mod weights;
+
+use std::sync::LazyLock;
+
+use super::eval::{DISC, PROVEN};
+use crate::movegen;
+use weights::{UNITS_PER_DISC, Weights};
+
+/// The trained weights file, embedded in the engine.
+static EMBEDDED: &[u8] = include_bytes!("../../../weights/eval.bin");
+
+/// The embedded weights, read once.
+static WEIGHTS: LazyLock<Weights> = LazyLock::new(|| {
+    // The file is checked by the tests (checksum, version, layout): failing here would mean a
+    // broken build, not a runtime condition.
+    Weights::from_bytes(EMBEDDED).expect("the embedded evaluation weights are valid")
+});
+
+/// The pattern evaluation of the mover `p` against `o` with the shipped weights, in 1/100
+/// disc, strictly inside ±`PROVEN`.
+#[inline]
+pub(crate) fn evaluate(p: u64, o: u64) -> i32 {
+    evaluate_with(&WEIGHTS, p, o)
+}
+
+/// The pattern evaluation of the mover `p` against `o` under `weights`.
+#[inline]
+pub(crate) fn evaluate_with(weights: &Weights, p: u64, o: u64) -> i32 {
+    let empties = (!(p | o)).count_ones();
+    let table = weights.phase(layout::phase(empties));
+    let moves_p = movegen::moves(p, o).count_ones();
+    let moves_o = movegen::moves(o, p).count_ones();
+    let mut sum = 0i32;
+    layout::features(p, o, moves_p, moves_o, |index| sum += i32::from(table[index]));
+    // Units to 1/100 disc, rounding to nearest.
+    let score = (sum * DISC + UNITS_PER_DISC / 2).div_euclid(UNITS_PER_DISC);
+    score.clamp(1 - PROVEN, PROVEN - 1)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,207 @@
+//! The training data file: a header with the generation settings, then one block per game.
+//!
+//! All integers are little-endian.
+//!
+//! | bytes | content |
+//! |---|---|
+//! | 8 | magic `OFTDATA1` |
+//! | 40 | [`Settings`]: seed (8), solve empties (4), first random plies min and max (4 + 4), random moves per mille (4), search nodes (8), solver node limit (8) |
+//!
+//! then, for each game in order from 0: the game number (4), the number of positions (2) and
+//! each position as the mover's discs (8), the opponent's discs (8) and the label (1, signed:
+//! the final disc difference for the mover under perfect play from the solve point). A game
+//! skipped because its solve hit the node limit has 0 positions. A file cut short (the
+//! generator was killed) ends with a partial block, which readers ignore and the generator
+//! truncates before resuming.
+
+use std::fs::File;
+use std::io::{self, BufReader, Read, Write};
+use std::path::Path;
+
+use thiserror::Error;
+
+/// The first bytes of a data file.
+pub const MAGIC: [u8; 8] = *b"OFTDATA1";
+
+/// Bytes of the header.
+pub const HEADER_LEN: usize = 8 + 40;
+
+/// Bytes of one position record.
+pub const RECORD_LEN: usize = 17;
+
+/// A labelled position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Sample {
+    /// Discs of the side to move.
+    pub player: u64,
+    /// Discs of the other side.
+    pub opponent: u64,
+    /// Final disc difference for the side to move under perfect play from the solve point.
+    pub label: i8,
+}
+
+impl Sample {
+    /// Number of empty squares.
+    pub fn empties(&self) -> u32 {
+        (!(self.player | self.opponent)).count_ones()
+    }
+}
+
+/// How a data file was generated; a resumed run must use the same settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Seed of the whole file; game `n` plays from `(seed, n)`.
+    pub seed: u64,
+    /// Empties at which the game is solved exactly.
+    pub solve_empties: u32,
+    /// Fewest uniformly random plies from the start.
+    pub random_min: u32,
+    /// Most uniformly random plies from the start.
+    pub random_max: u32,
+    /// After the opening, moves played at random instead of by the engine, per thousand.
+    pub random_per_mille: u32,
+    /// Node budget of the engine's search for each move.
+    pub search_nodes: u64,
+    /// Node limit of each exact solve; a game whose solve reaches it is skipped.
+    pub solve_node_limit: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            seed: 1,
+            solve_empties: 20,
+            random_min: 6,
+            random_max: 14,
+            random_per_mille: 10,
+            search_nodes: 20_000,
+            solve_node_limit: 100_000_000,
+        }
+    }
+}
+
+impl Settings {
+    /// The header of a file with these settings.
+    pub fn header(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(HEADER_LEN);
+        bytes.extend_from_slice(&MAGIC);
+        bytes.extend_from_slice(&self.seed.to_le_bytes());
+        for value in [self.solve_empties, self.random_min, self.random_max, self.random_per_mille] {
+            bytes.extend_from_slice(&value.to_le_bytes());
+        }
+        bytes.extend_from_slice(&self.search_nodes.to_le_bytes());
+        bytes.extend_from_slice(&self.solve_node_limit.to_le_bytes());
+        bytes
+    }
+
+    /// Settings from a header.
+    pub fn from_header(bytes: &[u8]) -> Result<Settings, DataError> {
+        if bytes.len() < HEADER_LEN || bytes[..8] != MAGIC {
+            return Err(DataError::NotData);
+        }
+        let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8"));
+        let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4"));
+        Ok(Settings {
+            seed: u64_at(8),
+            solve_empties: u32_at(16),
+            random_min: u32_at(20),
+            random_max: u32_at(24),
+            random_per_mille: u32_at(28),
+            search_nodes: u64_at(32),
+            solve_node_limit: u64_at(40),
+        })
+    }
+}
+
+/// One game's positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameBlock {
+    /// The game number (from 0).
+    pub game: u32,
+    /// Its new positions (not seen in an earlier game of the file).
+    pub samples: Vec<Sample>,
+}
+
+impl GameBlock {
+    /// The block as written to a file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(6 + RECORD_LEN * self.samples.len());
+        bytes.extend_from_slice(&self.game.to_le_bytes());
+        bytes.extend_from_slice(&(self.samples.len() as u16).to_le_bytes());
+        for sample in &self.samples {
+            bytes.extend_from_slice(&sample.player.to_le_bytes());
+            bytes.extend_from_slice(&sample.opponent.to_le_bytes());
+            bytes.push(sample.label as u8);
+        }
+        bytes
+    }
+}
+
+/// A data file read back.
+#[derive(Clone, Debug)]
+pub struct DataFile {
+    pub settings: Settings,
+    /// The complete game blocks, in order.
+    pub games: Vec<GameBlock>,
+    /// Bytes up to the end of the last complete block.
+    pub complete_len: u64,
+}
+
+impl DataFile {
+    /// Number of positions.
+    pub fn positions(&self) -> usize {
+        self.games.iter().map(|g| g.samples.len()).sum()
+    }
+}
+
+/// Why a data file cannot be read.
+#[derive(Debug, Error)]
+pub enum DataError {
+    #[error("not a training data file (bad magic or short header)")]
+    NotData,
+    #[error("game blocks out of order: expected game {expected}, found {found}")]
+    OutOfOrder { expected: u32, found: u32 },
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+/// Reads a data file from bytes, ignoring a trailing partial block.
+pub fn parse(bytes: &[u8]) -> Result<DataFile, DataError> {
+    let settings = Settings::from_header(bytes)?;
+    let mut games = Vec::new();
+    let mut at = HEADER_LEN;
+    while at + 6 <= bytes.len() {
+        let game = u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4"));
+        let count = usize::from(u16::from_le_bytes([bytes[at + 4], bytes[at + 5]]));
+        let end = at + 6 + count * RECORD_LEN;
+        if end > bytes.len() {
+            break;
+        }
+        if game != games.len() as u32 {
+            return Err(DataError::OutOfOrder { expected: games.len() as u32, found: game });
+        }
+        let samples = bytes[at + 6..end]
+            .chunks_exact(RECORD_LEN)
+            .map(|r| Sample {
+                player: u64::from_le_bytes(r[0..8].try_into().expect("8")),
+                opponent: u64::from_le_bytes(r[8..16].try_into().expect("8")),
+                label: r[16] as i8,
+            })
+            .collect();
+        games.push(GameBlock { game, samples });
+        at = end;
+    }
+    Ok(DataFile { settings, games, complete_len: at as u64 })
+}
+
+/// Reads a data file.
+pub fn read(path: &Path) -> Result<DataFile, DataError> {
+    let mut bytes = Vec::new();
+    BufReader::new(File::open(path)?).read_to_end(&mut bytes)?;
+    parse(&bytes)
+}
+
+/// Writes `block` to `out`.
+pub fn write_block(out: &mut impl Write, block: &GameBlock) -> io::Result<()> {
+    out.write_all(&block.to_bytes())
+}

@@ -1,0 +1,157 @@
+//! `outflank-train`: generates self-play training data and fits the engine's pattern
+//! evaluation. Run without arguments for the usage.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use outflank_train::data::Settings;
+use outflank_train::fit::{self, FitOptions};
+use outflank_train::generate::{self, GenerateOptions};
+
+const USAGE: &str = "\
+usage:
+  outflank-train generate --out FILE --games N [--seed S] [--threads T] [--minutes M]
+                          [--solve-empties E] [--random-min A] [--random-max B]
+                          [--random-per-mille R] [--search-nodes K] [--solve-node-limit L]
+  outflank-train fit --out WEIGHTS [--seed S] [--threads T] [--holdout F] [--lambda X]
+                     [--iterations I] [--window W] [--chain 0|1] DATA...
+  outflank-train eval-stats --weights WEIGHTS [--seed S] [--holdout F] DATA...
+
+generate plays self-play games (resuming after the games already in FILE) and labels their
+positions with exact endgame results; fit fits the pattern weights by least squares and
+reports the held-out error by phase; eval-stats reports the error of a weights file.";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Options of the form `--name value`, and the other arguments.
+struct Args {
+    named: Vec<(String, String)>,
+    positional: Vec<String>,
+}
+
+impl Args {
+    fn parse(args: &[String]) -> Result<Args, String> {
+        let mut named = Vec::new();
+        let mut positional = Vec::new();
+        let mut iter = args.iter();
+        while let Some(arg) = iter.next() {
+            if let Some(name) = arg.strip_prefix("--") {
+                let value = iter.next().ok_or_else(|| format!("--{name} needs a value"))?;
+                named.push((name.to_owned(), value.clone()));
+            } else {
+                positional.push(arg.clone());
+            }
+        }
+        Ok(Args { named, positional })
+    }
+
+    fn take(&mut self, name: &str) -> Option<String> {
+        let at = self.named.iter().position(|(n, _)| n == name)?;
+        Some(self.named.remove(at).1)
+    }
+
+    fn number<T: std::str::FromStr>(&mut self, name: &str, default: T) -> Result<T, String> {
+        match self.take(name) {
+            None => Ok(default),
+            Some(text) => text.parse().map_err(|_| format!("--{name}: \"{text}\" is not a number")),
+        }
+    }
+
+    fn required(&mut self, name: &str) -> Result<String, String> {
+        self.take(name).ok_or_else(|| format!("--{name} is required\n\n{USAGE}"))
+    }
+
+    fn finish(&self) -> Result<(), String> {
+        match self.named.first() {
+            Some((name, _)) => Err(format!("unknown option --{name}\n\n{USAGE}")),
+            None => Ok(()),
+        }
+    }
+}
+
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn run(args: &[String]) -> Result<(), String> {
+    let Some((command, rest)) = args.split_first() else {
+        return Err(USAGE.to_owned());
+    };
+    let mut args = Args::parse(rest)?;
+    match command.as_str() {
+        "generate" => {
+            let d = Settings::default();
+            let settings = Settings {
+                seed: args.number("seed", d.seed)?,
+                solve_empties: args.number("solve-empties", d.solve_empties)?,
+                random_min: args.number("random-min", d.random_min)?,
+                random_max: args.number("random-max", d.random_max)?,
+                random_per_mille: args.number("random-per-mille", d.random_per_mille)?,
+                search_nodes: args.number("search-nodes", d.search_nodes)?,
+                solve_node_limit: args.number("solve-node-limit", d.solve_node_limit)?,
+            };
+            if settings.random_min > settings.random_max {
+                return Err("--random-min is above --random-max".into());
+            }
+            let out = PathBuf::from(args.required("out")?);
+            let games = args.number("games", 0u32)?;
+            let threads = args.number("threads", default_threads())?;
+            let minutes: f64 = args.number("minutes", 0.0)?;
+            args.finish()?;
+            let options = GenerateOptions {
+                settings,
+                games,
+                threads,
+                time_limit: (minutes > 0.0).then(|| Duration::from_secs_f64(minutes * 60.0)),
+                progress: true,
+            };
+            let summary = generate::generate(&out, &options).map_err(|e| e.to_string())?;
+            println!(
+                "{}: {} games ({} skipped), {} positions",
+                out.display(),
+                summary.games,
+                summary.skipped,
+                summary.positions
+            );
+            Ok(())
+        }
+        "fit" | "eval-stats" => {
+            let d = FitOptions::default();
+            let mut options = FitOptions {
+                seed: args.number("seed", d.seed)?,
+                threads: args.number("threads", default_threads())?,
+                holdout: args.number("holdout", d.holdout)?,
+                lambda: args.number("lambda", d.lambda)?,
+                iterations: args.number("iterations", d.iterations)?,
+                window: args.number("window", d.window)?,
+                chain: args.number("chain", u8::from(d.chain))? != 0,
+                progress: true,
+            };
+            let files: Vec<PathBuf> = args.positional.iter().map(PathBuf::from).collect();
+            if files.is_empty() {
+                return Err(format!("no data files\n\n{USAGE}"));
+            }
+            if command == "fit" {
+                let out = PathBuf::from(args.required("out")?);
+                args.finish()?;
+                fit::fit_files(&files, &out, &options).map_err(|e| e.to_string())
+            } else {
+                let weights = PathBuf::from(args.required("weights")?);
+                args.finish()?;
+                options.iterations = 0;
+                fit::eval_stats(&files, &weights, &options).map_err(|e| e.to_string())
+            }
+        }
+        _ => Err(format!("unknown command \"{command}\"\n\n{USAGE}")),
+    }
+}
