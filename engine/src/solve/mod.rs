@@ -9,10 +9,13 @@
 //! on that side (principal variation search, fail-soft). Positions with 8 or more empties use
 //! a transposition table (allocated per solve, up to about 100 MB for 23 or more empties),
 //! with enhanced transposition cutoffs from 10 empties; moves are ordered by the table's move,
-//! then by a shallow mobility-based search (16 or more empties) or fastest-first (fewest
+//! then by a shallow search over the trained evaluation (16 or more empties) or fastest-first (fewest
 //! replies left to the opponent). A stable-disc estimate cuts positions that cannot reach
 //! alpha. Up to 6 empties, moves in quadrants with an odd number of empties come first; the
 //! last four empties have their own solvers, and the last one only counts flips.
+//!
+//! With [`SolveOptions::threads`] above one, helper threads share the table (lockless) and
+//! spread over different subtrees; see [`solve_with`].
 //!
 //! ```
 //! use outflank_engine::solve::{solve, Solution};
