@@ -51,6 +51,17 @@ pub enum Player {
 }
 
 impl Player {
+    /// What the board shows: the nickname, or the computer clearly labelled with its level
+    /// and rating (`Computer · level 6 (≈2,000)`).
+    pub fn display_name(&self) -> String {
+        match self {
+            Player::Human(human) => human.name.to_string(),
+            Player::Computer(level) => {
+                format!("Computer · level {level} (≈{})", thousands(level.elo()))
+            }
+        }
+    }
+
     /// The person, unless this is the computer.
     pub fn human(&self) -> Option<&Human> {
         match self {
@@ -158,4 +169,32 @@ pub struct Stored {
     pub plies: Vec<Move>,
     /// How the game ended, if it did.
     pub ending: Option<Ending>,
+}
+
+/// `1450` as `1,450`.
+fn thousands(number: i32) -> String {
+    let digits = number.unsigned_abs().to_string();
+    let mut text = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            text.push(',');
+        }
+        text.push(digit);
+    }
+    if number < 0 { format!("-{text}") } else { text }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_computer_is_named_with_its_level_and_rating_in_thousands() {
+        let name = |number| Player::Computer(Level::new(number).unwrap()).display_name();
+        assert_eq!(name(1), "Computer · level 1 (≈800)");
+        assert_eq!(thousands(3_210), "3,210");
+        assert_eq!(name(10), format!("Computer · level 10 (≈{})", thousands(Level::HARD.elo())));
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(thousands(-1_200), "-1,200");
+    }
 }

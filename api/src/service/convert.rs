@@ -9,25 +9,7 @@ use crate::storage::{FinishedGame, GameRecord, NewGame, SeatRow};
 
 /// What the board shows for `player`: the nickname, or the computer clearly labelled.
 pub fn display_name(player: &Player) -> String {
-    match player {
-        Player::Human(human) => human.name.to_string(),
-        Player::Computer(level) => {
-            format!("Computer · level {level} (≈{})", thousands(level.elo()))
-        }
-    }
-}
-
-/// `1450` as `1,450`.
-fn thousands(number: i32) -> String {
-    let digits = number.unsigned_abs().to_string();
-    let mut text = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            text.push(',');
-        }
-        text.push(digit);
-    }
-    if number < 0 { format!("-{text}") } else { text }
+    player.display_name()
 }
 
 fn seat(setup: &Setup, color: Color) -> SeatRow {

@@ -591,7 +591,7 @@ impl From<&Player> for PlayerMsg {
                 PlayerMsg { name: human.name.to_string(), computer: false, level: None }
             }
             Player::Computer(level) => PlayerMsg {
-                name: crate::service::display_name(player),
+                name: player.display_name(),
                 computer: true,
                 level: Some(level.number()),
             },
