@@ -2,8 +2,23 @@
 // level rated nearest the player chosen unless the player already picked one.
 import * as api from './api.js';
 
+const LEVELS = 10;
+const DEFAULT_LEVEL = 3;
+
+/** Offers levels 1 to 10 in `select` at once; the names and the suggestion follow. */
+function offerLevels(select) {
+  for (let level = 1; level <= LEVELS; level += 1) {
+    const option = document.createElement('option');
+    option.value = String(level);
+    option.textContent = `Level ${level}`;
+    select.append(option);
+  }
+  select.value = String(DEFAULT_LEVEL);
+}
+
 /** Fills `select` from the server's level list; says which level was suggested, if any. */
 export async function fillLevels(select, hint) {
+  offerLevels(select);
   let info;
   try {
     info = await api.computerLevels();
