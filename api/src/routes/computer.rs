@@ -9,7 +9,7 @@ use serde_json::json;
 use crate::accounts::rating::shown;
 use crate::identity::session::Session;
 use crate::live::Player;
-use crate::service::{GUEST_RATING, display_name};
+use crate::service::GUEST_RATING;
 use crate::storage::Store;
 
 pub fn configure(config: &mut ServiceConfig) {
@@ -35,7 +35,7 @@ async fn levels(session: Option<Session>, store: web::Data<Store>) -> impl Respo
             json!({
                 "level": level.number(),
                 "elo": level.elo(),
-                "name": display_name(&Player::Computer(level)),
+                "name": Player::Computer(level).display_name(),
             })
         })
         .collect();

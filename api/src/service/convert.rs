@@ -4,17 +4,12 @@ use outflank_engine::{Board, Color, Game};
 
 use crate::accounts::rating::RatedPlayers;
 use crate::domain::{GameId, GameStatus, Mode, Nickname, RoomCode, Timestamp};
-use crate::live::{Ending, Human, Player, Setup, Stored, Timing};
+use crate::live::{Ending, Human, Setup, Stored, Timing};
 use crate::storage::{FinishedGame, GameRecord, NewGame, SeatRow};
-
-/// What the board shows for `player`: the nickname, or the computer clearly labelled.
-pub fn display_name(player: &Player) -> String {
-    player.display_name()
-}
 
 fn seat(setup: &Setup, color: Color) -> SeatRow {
     let player = setup.player(color);
-    SeatRow { id: player.human().map(|human| human.id.clone()), name: display_name(&player) }
+    SeatRow { id: player.human().map(|human| human.id.clone()), name: player.display_name() }
 }
 
 /// The row of a new game.

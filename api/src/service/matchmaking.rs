@@ -211,7 +211,7 @@ impl Matchmaking {
                 let setup = Setup::Computer { human: me.clone(), color, level };
                 let origin = Origin::stand_in(client);
                 let game_id = self.hub.create(setup, Game::default(), None, origin).await?;
-                let opponent = super::display_name(&crate::live::Player::Computer(level));
+                let opponent = crate::live::Player::Computer(level).display_name();
                 Ok(Paired { game_id, opponent, computer: Some(level) })
             }
         }

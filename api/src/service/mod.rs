@@ -24,7 +24,7 @@ mod serving;
 
 pub use clock::{Clock, ManualClock};
 pub use computer_budget::OverBudget;
-pub use convert::{CorruptGame, display_name};
+pub use convert::CorruptGame;
 pub use error::ServiceError;
 pub use fair_queue::{Owner, Urgency};
 pub use game_task::Origin;
