@@ -26,6 +26,17 @@ const GAME_URL = /\/game\/[A-Za-z0-9]+$/;
 const you = (page) => page.evaluate(() => document.body.dataset.you);
 const stats = async (server) => (await fetch(`${server.base}/api/stats`)).json();
 
+/** The stats once `field` reads `value`: the page shows "Searching" as soon as its seek is
+ *  sent, and the server counts the seeker a moment later. */
+async function statsWhen(server, field, value, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const now = await stats(server);
+    if (now[field] === value || Date.now() > deadline) return now;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function home(server, name) {
   const page = await newPage(browser);
   await page.goto(`${server.base}/`);
@@ -46,7 +57,7 @@ test('two people pressing Quick game land in the same game with opposite colours
   assert.equal(await ann.isVisible('#quick-game'), false);
   assert.equal(await ann.isVisible('#quick-cancel'), true);
   assert.equal(await ann.getAttribute('#quick-status', 'aria-live'), 'polite');
-  assert.equal((await stats(people)).waiting, 1);
+  assert.equal((await statsWhen(people, 'waiting', 1)).waiting, 1);
 
   await ben.click('#quick-game');
   await Promise.all([ann.waitForURL(GAME_URL), ben.waitForURL(GAME_URL)]);
