@@ -4,12 +4,13 @@
 #[macro_use]
 mod storage_support;
 
+use outflank_api::accounts::PublicName;
 use outflank_api::domain::{
     EndReason, GameId, GameStatus, Mode, PlayerId, RoomCode, Timestamp, Winner,
 };
 use outflank_api::storage::{
     Backend, DbError, FinishedGame, GameRecord, GameRow, MoveRow, NewGame, NewRoom, RoomMember,
-    RoomRow, SeatRow, Store,
+    RoomRow, SeatRow, SeatStanding, Store,
 };
 use outflank_engine::ai::Level;
 use outflank_engine::{Board, Move, Square};
@@ -51,6 +52,10 @@ on_both_backends!(
     abandoned_games_without_a_clock_are_aborted_and_timed_ones_left,
     the_last_opponent_is_the_other_player_of_the_newest_quick_or_ranked_game,
     session_revocations_read_back_and_a_later_one_wins,
+    games_in_progress_are_the_timed_live_ones_and_the_untimed_ones_touched_lately,
+    the_players_in_games_in_progress_are_each_person_seated_once,
+    watchable_games_are_the_live_quick_and_ranked_ones_best_rated_first,
+    recent_results_are_finished_quick_and_ranked_games_newest_first,
 );
 
 const T0: Timestamp = Timestamp(1_764_000_000_000);
@@ -757,4 +762,182 @@ async fn an_embedded_database_and_its_new_folder_are_readable_by_their_owner_alo
     assert_eq!(mode(file.parent().unwrap()), 0o700);
     drop(store);
     std::fs::remove_dir_all(&base).unwrap();
+}
+
+/// A game against the computer (White) by `black`, created at `at`.
+fn computer_game(black: usize, at: Timestamp) -> NewGame {
+    NewGame {
+        id: GameId::generate(),
+        mode: Mode::Computer,
+        level: Some(Level::EASY),
+        black: SeatRow { id: Some(player(black)), name: "Ann".into() },
+        white: SeatRow { id: None, name: "Computer · level 1".into() },
+        move_time_ms: None,
+        turn_started_at: None,
+        created_at: at,
+        ..new_game()
+    }
+}
+
+/// A live game of `mode` between `black` and `white` (`None`: the computer), created at `at`.
+fn paired_game(mode: Mode, black: Option<&PlayerId>, white: Option<&PlayerId>, at: i64) -> NewGame {
+    let seat = |id: Option<&PlayerId>, name: &str| SeatRow {
+        id: id.cloned(),
+        name: if id.is_some() { name.into() } else { "Computer · level 3".into() },
+    };
+    NewGame {
+        id: GameId::generate(),
+        mode,
+        rated: mode == Mode::Ranked,
+        black: seat(black, "Black player"),
+        white: seat(white, "White player"),
+        created_at: T0.plus(at),
+        ..new_game()
+    }
+}
+
+/// A named account rated `rating` after `rated_games` games.
+async fn rated_account(
+    db: &Db,
+    subject: &str,
+    name: &str,
+    rating: f64,
+    rated_games: i32,
+) -> PlayerId {
+    let account = db.store.sign_in("https://issuer.example", subject, name, T0).await.unwrap();
+    db.store.set_account_name(&account.player_id, &PublicName::parse(name).unwrap()).await.unwrap();
+    sqlx::any::install_default_drivers();
+    let raw = sqlx::AnyPool::connect(&db.url).await.unwrap();
+    raw.execute(
+        sqlx::query("UPDATE accounts SET rating = $2, rated_games = $3 WHERE player_id = $1")
+            .bind(account.player_id.as_str())
+            .bind(rating)
+            .bind(rated_games),
+    )
+    .await
+    .unwrap();
+    raw.close().await;
+    account.player_id
+}
+
+async fn games_in_progress_are_the_timed_live_ones_and_the_untimed_ones_touched_lately(db: Db) {
+    let active_since = T0.plus(60_000);
+    assert_eq!(db.store.count_games_in_progress(active_since).await.unwrap(), 0);
+    // A timed game is in progress however old: its clock ends it when it is left.
+    let timed = new_game();
+    // Left long ago, against the computer: not in progress, though still live.
+    let left = computer_game(3, T0);
+    // Started before the cut-off, but with a move after it: in progress.
+    let moved = computer_game(4, T0);
+    // Started after the cut-off.
+    let fresh = computer_game(5, T0.plus(90_000));
+    let over = computer_game(6, T0.plus(90_000));
+    for game in [&timed, &left, &moved, &fresh, &over] {
+        db.store.create_game(game).await.unwrap();
+    }
+    db.store.append_move(&moved.id, 0, place("d3"), T0.plus(61_000)).await.unwrap();
+    db.store.finish_game(&over.id, &finished(T0.plus(95_000))).await.unwrap();
+    assert_eq!(db.store.count_games_in_progress(active_since).await.unwrap(), 3);
+    // The same games, a minute earlier: the old one counts too.
+    assert_eq!(db.store.count_games_in_progress(T0).await.unwrap(), 4);
+}
+
+async fn the_players_in_games_in_progress_are_each_person_seated_once(db: Db) {
+    let active_since = T0.plus(60_000);
+    // Ann (1) and Bob (2) in a friend game; Ann also against the computer; Cat (3) on one device
+    // (both seats hers); Dan (4) in a computer game he left long ago; Eve (5) in a finished one.
+    let same_device = NewGame {
+        id: GameId::generate(),
+        mode: Mode::SameDevice,
+        black: SeatRow { id: Some(player(3)), name: "Cat".into() },
+        white: SeatRow { id: Some(player(3)), name: "Cat".into() },
+        move_time_ms: None,
+        turn_started_at: None,
+        created_at: T0.plus(70_000),
+        ..new_game()
+    };
+    let ended = computer_game(5, T0.plus(70_000));
+    for game in [
+        &new_game(),
+        &computer_game(1, T0.plus(70_000)),
+        &same_device,
+        &computer_game(4, T0),
+        &ended,
+    ] {
+        db.store.create_game(game).await.unwrap();
+    }
+    db.store.finish_game(&ended.id, &finished(T0.plus(80_000))).await.unwrap();
+    let mut players = db.store.players_in_games_in_progress(active_since).await.unwrap();
+    players.sort();
+    let mut expected = vec![player(1), player(2), player(3)];
+    expected.sort();
+    assert_eq!(players, expected);
+    assert_eq!(db.store.count_games_in_progress(active_since).await.unwrap(), 3);
+}
+
+async fn watchable_games_are_the_live_quick_and_ranked_ones_best_rated_first(db: Db) {
+    let alice = rated_account(&db, "alice", "Alice", 1_512.4, 12).await;
+    let bob = rated_account(&db, "bob", "Bob", 1_304.0, 3).await;
+    let low = rated_account(&db, "low", "Low", 1_100.0, 20).await;
+    let guests = paired_game(Mode::Quick, Some(&player(1)), Some(&player(2)), 3_000);
+    let ranked = paired_game(Mode::Ranked, Some(&bob), Some(&alice), 1_000);
+    let bob_computer = paired_game(Mode::Quick, None, Some(&bob), 2_000);
+    let low_computer = paired_game(Mode::Quick, Some(&low), None, 4_000);
+    let guests_newer = paired_game(Mode::Quick, Some(&player(3)), Some(&player(4)), 5_000);
+    // Not listed: a friend game, a computer game, an ended quick game.
+    let friend = paired_game(Mode::Friend, Some(&alice), Some(&player(5)), 6_000);
+    let computer = computer_game(6, T0.plus(6_000));
+    let ended = paired_game(Mode::Quick, Some(&alice), Some(&player(7)), 6_000);
+    for game in
+        [&guests, &ranked, &bob_computer, &low_computer, &guests_newer, &friend, &computer, &ended]
+    {
+        db.store.create_game(game).await.unwrap();
+    }
+    db.store.finish_game(&ended.id, &finished(T0.plus(7_000))).await.unwrap();
+    for (ply, square) in (0u32..).zip(["d3", "c3", "b3"]) {
+        db.store.append_move(&ranked.id, ply, place(square), T0.plus(8_000)).await.unwrap();
+    }
+
+    let listed = db.store.watchable_games(10).await.unwrap();
+    let ids: Vec<&GameId> = listed.iter().map(|listed| &listed.game.id).collect();
+    // Alice's 1,512 first; Bob's 1,304 (the computer counts for nobody); the guests' 1,200,
+    // newest first; Low's 1,100 last, though the computer is White.
+    assert_eq!(ids, [&ranked.id, &bob_computer.id, &guests_newer.id, &guests.id, &low_computer.id]);
+    let first = &listed[0];
+    assert_eq!(first.game, GameRow { updated_at: T0.plus(8_000), ..created(&ranked) });
+    assert_eq!(first.plies, 3);
+    assert_eq!(first.black, Some(SeatStanding { rating: 1_304.0, rated_games: 3 }));
+    assert_eq!(first.white, Some(SeatStanding { rating: 1_512.4, rated_games: 12 }));
+    assert_eq!((listed[1].black, listed[1].plies), (None, 0));
+    assert_eq!((listed[2].black, listed[2].white), (None, None));
+    assert_eq!(db.store.watchable_games(2).await.unwrap().len(), 2);
+}
+
+async fn recent_results_are_finished_quick_and_ranked_games_newest_first(db: Db) {
+    assert_eq!(db.store.recent_results(10).await.unwrap(), vec![]);
+    let quick = paired_game(Mode::Quick, Some(&player(1)), Some(&player(2)), 0);
+    let ranked = paired_game(Mode::Ranked, Some(&player(3)), Some(&player(4)), 0);
+    let aborted = paired_game(Mode::Quick, Some(&player(5)), Some(&player(6)), 0);
+    let friend = paired_game(Mode::Friend, Some(&player(7)), Some(&player(8)), 0);
+    let live = paired_game(Mode::Quick, Some(&player(9)), Some(&player(10)), 0);
+    for game in [&quick, &ranked, &aborted, &friend, &live] {
+        db.store.create_game(game).await.unwrap();
+    }
+    db.store.finish_game(&quick.id, &finished(T0.plus(1_000))).await.unwrap();
+    db.store.finish_game(&ranked.id, &finished(T0.plus(2_000))).await.unwrap();
+    db.store.finish_game(&friend.id, &finished(T0.plus(3_000))).await.unwrap();
+    let abort = FinishedGame {
+        status: GameStatus::Aborted,
+        winner: None,
+        end_reason: EndReason::Aborted,
+        ..finished(T0.plus(4_000))
+    };
+    db.store.finish_game(&aborted.id, &abort).await.unwrap();
+
+    let results = db.store.recent_results(10).await.unwrap();
+    let ids: Vec<&GameId> = results.iter().map(|game| &game.id).collect();
+    assert_eq!(ids, [&ranked.id, &quick.id]);
+    assert_eq!(results[0].winner, Some(Winner::Black));
+    assert_eq!((results[0].black_discs, results[0].white_discs), (Some(13), Some(0)));
+    assert_eq!(db.store.recent_results(1).await.unwrap().len(), 1);
 }

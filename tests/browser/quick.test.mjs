@@ -47,8 +47,9 @@ async function home(server, name) {
 test('two people pressing Quick game land in the same game with opposite colours', async () => {
   const ann = await home(people, 'Ann');
   const ben = await home(people, 'Ben');
-  // The card comes first among the ways to play, and the stats line shows.
-  assert.equal(await ann.evaluate(() => document.querySelector('main section.card:nth-of-type(2) h2').textContent), 'Quick game');
+  // The quick game is the page's first and only big Play, and the stats line shows.
+  assert.equal(await ann.evaluate(() => [...document.querySelectorAll('main button')].find((button) => button.offsetParent !== null).id), 'quick-game');
+  assert.equal(await ann.textContent('#quick-game'), 'Play');
   await ann.waitForSelector('#stats:not([hidden])');
   assert.match(await ann.textContent('#stats'), /^\d+ players? online · \d+ waiting · \d+ games? in progress$/);
 
@@ -103,10 +104,12 @@ test('Cancel stops the search and gives the Quick game button back', async () =>
   assert.equal(page.url(), `${people.base}/`);
   assert.equal(await page.textContent('#quick-error'), '');
 
-  // A nickname is needed first, as for the other ways to play.
+  // A nickname is needed first, as for the other ways to play: said next to the field.
   await page.fill('#nickname', '');
   await page.click('#quick-game');
-  assert.match(await page.textContent('#quick-error'), /Choose a nickname/);
+  await page.waitForFunction(() => document.querySelector('#nickname-error').textContent !== '');
+  assert.equal(await page.textContent('#nickname-error'), 'Choose a nickname first.');
+  assert.equal(await page.textContent('#quick-error'), '');
   assert.equal(await page.isVisible('#quick-game'), true);
   assertNoConsoleErrors(page);
   await page.context().close();

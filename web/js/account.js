@@ -46,7 +46,7 @@ export const profileUrl = (name) => `/players/${encodeURIComponent(name)}`;
 
 /**
  * What this page knows about the visitor, asked once: `google` (sign-in is configured),
- * `me` (the session from /api/me, or null without one) and, for convenience, `account`
+ * `me` (the active session from /api/me, or null without one) and, for convenience, `account`
  * (`me.account` or null) and `named` (a signed-in account with a public name).
  */
 let asked = null;
@@ -54,10 +54,7 @@ export function whoAmI({ fresh = false } = {}) {
   if (!asked || fresh) {
     asked = Promise.all([
       api.auth().then((answer) => Boolean(answer && answer.google), () => false),
-      api.me().catch((error) => {
-        if (error instanceof api.ApiError && error.status === 401) return null;
-        throw error;
-      }).catch(() => null),
+      api.me().then((answer) => (answer && answer.session === 'active' ? answer : null), () => null),
     ]).then(([google, me]) => {
       const account = (me && me.account) || null;
       return { google, me, account, named: Boolean(account && account.name) };

@@ -30,6 +30,9 @@ async function request(method, path, body) {
   return data;
 }
 
+/** Who the session is: `{session: 'active', id, nickname, account}`, or, without a valid
+ *  session, `{session: 'none' | 'expired' | 'revoked', id: null, nickname: null, account: null}`
+ *  (a 200 either way, so that no page logs an error for a visitor without a session). */
 export const me = () => request('GET', '/api/me');
 export const startSession = (nickname) => request('POST', '/api/session', { nickname });
 export const newComputerGame = (level, color) => request('POST', '/api/games', { mode: 'computer', level, color });
@@ -42,6 +45,7 @@ export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;
 export const newRoom = () => request('POST', '/api/rooms');
 export const room = (code) => request('GET', `/api/rooms/${encodeURIComponent(code)}`);
 export const stats = () => request('GET', '/api/stats');
+export const lobby = () => request('GET', '/api/lobby');
 export const joinRoom = (code) => request('POST', `/api/rooms/${encodeURIComponent(code)}/join`);
 export const auth = () => request('GET', '/api/auth');
 export const setAccountName = (name) => request('POST', '/api/account/name', { name });

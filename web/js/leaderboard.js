@@ -55,6 +55,18 @@ function pager(board) {
   next.href = pageUrl(board.page + 1);
 }
 
+/** The empty board: "Play ranked" only where ranked games can be played (sign-in is set up);
+ *  elsewhere it says why nobody can get on it here. */
+function showEmpty(rankedAvailable) {
+  $('board-play-ranked').hidden = !rankedAvailable;
+  $('board-play').hidden = rankedAvailable;
+  if (!rankedAvailable) {
+    $('board-empty-text').textContent = 'Ranked games need sign-in with Google, which is not set up on this server, '
+      + 'so nobody can get on the leaderboard here. Every other way to play works without an account.';
+  }
+  $('board-empty').hidden = false;
+}
+
 async function load() {
   const [board, who] = await Promise.all([
     api.leaderboard(page),
@@ -72,7 +84,7 @@ async function load() {
       return;
     }
     status.textContent = '';
-    $('board-empty').hidden = false;
+    showEmpty(who.google);
     return;
   }
   const first = board.players[0].rank;

@@ -38,3 +38,28 @@ for (const example of EXAMPLES) {
   board.setPosition(example.board, { lastMove: example.lastMove || null });
   if (example.marks) board.showMoves(example.marks.map((square) => ({ square, flips: [] })), { mover: example.mover });
 }
+
+// The strategy tips' map: where the corners, X-squares and C-squares are (a1 top-left).
+const CORNERS = ['a1', 'h1', 'a8', 'h8'];
+const X_SQUARES = ['b2', 'g2', 'b7', 'g7'];
+const C_SQUARES = ['b1', 'g1', 'a2', 'h2', 'a7', 'h7', 'b8', 'g8'];
+
+function drawSquareMap(map) {
+  const cells = [];
+  for (let row = 1; row <= 8; row += 1) {
+    for (const file of 'abcdefgh') {
+      const square = `${file}${row}`;
+      const cell = document.createElement('span');
+      cell.dataset.square = square;
+      cell.setAttribute('aria-hidden', 'true');
+      if (CORNERS.includes(square)) cell.className = 'corner';
+      else if (X_SQUARES.includes(square)) { cell.className = 'x-square'; cell.textContent = 'X'; }
+      else if (C_SQUARES.includes(square)) { cell.className = 'c-square'; cell.textContent = 'C'; }
+      cells.push(cell);
+    }
+  }
+  map.replaceChildren(...cells);
+}
+
+const squareMap = document.getElementById('square-map');
+if (squareMap) drawSquareMap(squareMap);

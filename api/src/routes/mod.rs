@@ -6,6 +6,7 @@ pub mod auth;
 mod computer;
 mod games;
 mod health;
+mod lobby;
 mod metrics;
 mod pages;
 mod players;
@@ -27,5 +28,6 @@ pub fn configure(config: &mut ServiceConfig) {
     computer::configure(config);
     rooms::configure(config);
     stats::configure(config);
+    lobby::configure(config);
     pages::configure(config);
 }

@@ -10,6 +10,11 @@
 //! | `/rules` | `rules.html` |
 //! | `/css/…`, `/js/…`, `/img/…` | the file of that path |
 //! | anything else outside `/api` | `404.html`, status 404 |
+//!
+//! The pages share one layout: `<!-- layout:head -->` in a page stands for `layout/head.html`
+//! (charset, viewport, icon, stylesheet) and `<!-- layout:header -->` for `layout/header.html`
+//! (the skip link and the site header), put in as the page is served. So the pages do not
+//! repeat them, and there is still no build step.
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::{CACHE_CONTROL, CONTENT_TYPE};
@@ -76,22 +81,42 @@ fn content_type(path: &str) -> &'static str {
     }
 }
 
+/// The markers a page leaves for the shared layout, and the file each one stands for.
+const LAYOUT: &[(&str, &str)] =
+    &[("<!-- layout:head -->", "layout/head.html"), ("<!-- layout:header -->", "layout/header.html")];
+
 /// A file of `web/`, or the not-found page. Paths with `..` never reach the disk.
 fn file_response(path: &str) -> HttpResponse {
     if path.split('/').any(|part| part == ".." || part.is_empty()) {
         return not_found_page();
     }
-    match Web::get(path) {
-        Some(file) => HttpResponse::Ok()
+    match contents(path) {
+        Some(body) => HttpResponse::Ok()
             .insert_header((CONTENT_TYPE, content_type(path)))
             .insert_header((CACHE_CONTROL, "no-cache"))
-            .body(file.data.into_owned()),
+            .body(body),
         None => not_found_page(),
     }
 }
 
+/// The bytes of a file of `web/`; a page comes with the shared layout put in.
+fn contents(path: &str) -> Option<Vec<u8>> {
+    let data = Web::get(path)?.data.into_owned();
+    if !path.ends_with(".html") {
+        return Some(data);
+    }
+    let mut page = String::from_utf8_lossy(&data).into_owned();
+    for &(marker, part) in LAYOUT {
+        if page.contains(marker) {
+            let part = Web::get(part).map(|file| file.data.into_owned()).unwrap_or_default();
+            page = page.replace(marker, String::from_utf8_lossy(&part).trim_end());
+        }
+    }
+    Some(page.into_bytes())
+}
+
 fn not_found_page() -> HttpResponse {
-    let body = Web::get("404.html").map(|file| file.data.into_owned()).unwrap_or_default();
+    let body = contents("404.html").unwrap_or_default();
     HttpResponse::NotFound().insert_header((CONTENT_TYPE, content_type("404.html"))).body(body)
 }
 
@@ -101,5 +126,32 @@ async fn not_found(request: HttpRequest) -> HttpResponse {
         error_response(StatusCode::NOT_FOUND, "not_found", "there is no such API route")
     } else {
         not_found_page()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(file: &str) -> String {
+        String::from_utf8(contents(file).expect("the page exists")).expect("pages are UTF-8")
+    }
+
+    #[test]
+    fn every_page_is_served_with_the_shared_head_and_header_once() {
+        for file in PAGES.iter().map(|&(_, file)| file).chain(["404.html"]) {
+            let page = page(file);
+            assert!(!page.contains("<!-- layout:"), "{file} keeps a layout marker");
+            assert_eq!(page.matches(r#"<link rel="stylesheet" href="/css/style.css">"#).count(), 1, "{file}");
+            assert_eq!(page.matches(r#"<header class="site-header">"#).count(), 1, "{file}");
+            assert_eq!(page.matches(r#"class="skip-link""#).count(), 1, "{file}");
+            assert_eq!(page.matches(r#"id="content""#).count(), 1, "{file}: the skip link's target");
+        }
+    }
+
+    #[test]
+    fn other_files_are_served_as_they_are() {
+        let css = contents("css/style.css").unwrap();
+        assert_eq!(css, Web::get("css/style.css").unwrap().data.into_owned());
     }
 }

@@ -1,4 +1,8 @@
 //! Guest sessions: `POST /api/session {nickname}`, `GET /api/me`, `DELETE /api/session`.
+//!
+//! `GET /api/me` answers 200 whether or not there is a session: every page asks who the visitor
+//! is, and a visitor without a session is an ordinary answer, not an error (browsers log every
+//! 4xx in the console).
 
 use actix_web::http::StatusCode;
 use actix_web::web::{self, ServiceConfig};
@@ -9,7 +13,7 @@ use thiserror::Error;
 use crate::accounts::rating::{is_provisional, shown};
 use crate::domain::{Nickname, NicknameError, PlayerId, Timestamp};
 use crate::http::error::{ApiError, api_error};
-use crate::http::session::current_session;
+use crate::http::session::{SessionRejection, current_session};
 use crate::identity::revocations::Revocations;
 use crate::identity::session::{Session, SessionKeys};
 use crate::storage::{DbError, Store};
@@ -60,13 +64,57 @@ struct NewSession {
     nickname: String,
 }
 
-/// What `GET /api/me` and `POST /api/session` answer.
+/// Whether the request has a session and, when it has none, why not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+enum SessionState {
+    /// A valid session: `id` and `nickname` are set.
+    Active,
+    /// No session cookie, or one this site did not sign.
+    #[serde(rename = "none")]
+    Missing,
+    /// The session's lifetime is over: choose a nickname (or sign in) again.
+    Expired,
+    /// The player signed out, renamed themselves or deleted their account since it was issued.
+    Revoked,
+}
+
+impl From<&SessionRejection> for SessionState {
+    fn from(rejection: &SessionRejection) -> SessionState {
+        match rejection {
+            SessionRejection::NoSession => SessionState::Missing,
+            SessionRejection::Expired => SessionState::Expired,
+            SessionRejection::Revoked => SessionState::Revoked,
+        }
+    }
+}
+
+/// What `GET /api/me` and `POST /api/session` answer: always the same four fields, with
+/// `id`, `nickname` and `account` null unless `session` is `active`.
 #[derive(Debug, Serialize)]
 struct Me<'a> {
-    id: &'a str,
-    nickname: &'a str,
+    session: SessionState,
+    id: Option<&'a str>,
+    nickname: Option<&'a str>,
     /// The account, when signed in.
     account: Option<Account>,
+}
+
+impl<'a> Me<'a> {
+    /// The answer for a valid session.
+    fn active(session: &'a Session, account: Option<Account>) -> Me<'a> {
+        Me {
+            session: SessionState::Active,
+            id: Some(session.player.as_str()),
+            nickname: Some(session.nickname.as_str()),
+            account,
+        }
+    }
+
+    /// The answer without a valid session.
+    fn without(state: SessionState) -> Me<'static> {
+        Me { session: state, id: None, nickname: None, account: None }
+    }
 }
 
 /// The signed-in player's account as `GET /api/me` shows it.
@@ -107,13 +155,21 @@ async fn create(
     };
     store.upsert_guest(&player, nickname.as_str(), now).await.map_err(unavailable)?;
     let session = Session { player, nickname, account: false };
-    let me = Me { id: session.player.as_str(), nickname: session.nickname.as_str(), account: None };
-    Ok(HttpResponse::Ok().cookie(keys.cookie(&session, now)).json(me))
+    Ok(HttpResponse::Ok().cookie(keys.cookie(&session, now)).json(Me::active(&session, None)))
 }
 
 /// Who the session is; for a signed-in player, their account as stored now (a deleted
-/// account shows as none).
-async fn me(session: Session, store: web::Data<Store>) -> Result<HttpResponse, SessionRouteError> {
+/// account shows as none). Without a valid session: which of the reasons it is, still 200.
+async fn me(
+    request: HttpRequest,
+    store: web::Data<Store>,
+) -> Result<HttpResponse, SessionRouteError> {
+    let session = match current_session(&request, Timestamp::now()) {
+        Ok(session) => session,
+        Err(rejection) => {
+            return Ok(HttpResponse::Ok().json(Me::without(SessionState::from(&rejection))));
+        }
+    };
     let account = if session.account {
         match store.account(&session.player).await {
             Ok(account) => Some(Account {
@@ -128,11 +184,7 @@ async fn me(session: Session, store: web::Data<Store>) -> Result<HttpResponse, S
     } else {
         None
     };
-    Ok(HttpResponse::Ok().json(Me {
-        id: session.player.as_str(),
-        nickname: session.nickname.as_str(),
-        account,
-    }))
+    Ok(HttpResponse::Ok().json(Me::active(&session, account)))
 }
 
 /// Signs the player out everywhere: every session of theirs, saved in any browser, ends.

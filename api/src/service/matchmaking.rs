@@ -142,6 +142,24 @@ impl Matchmaking {
         Ok(quick + ranked)
     }
 
+    /// Who is waiting, in every queue (a seeker whose id is not a player's is left out).
+    ///
+    /// # Errors
+    /// The queue is unreachable.
+    pub async fn waiting_players(&self) -> Result<Vec<PlayerId>, QueueError> {
+        let mut players = Vec::new();
+        for kind in QueueKind::ALL {
+            let tickets = self.queue.waiting(kind).await?;
+            players.extend(tickets.iter().filter_map(|ticket| ticket.seeker.as_str().parse().ok()));
+        }
+        Ok(players)
+    }
+
+    /// How long a seeker waits for a person before getting the computer, in milliseconds.
+    pub fn computer_after_ms(&self) -> i64 {
+        self.policy.computer_after_ms
+    }
+
     /// The rating `player` is paired by in `queue`: their account's (ranked games need a named
     /// account; `signed_in` says whether the session has one), or the starting rating for a
     /// guest.

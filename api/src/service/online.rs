@@ -89,6 +89,12 @@ impl Online {
         self.sockets().per_player.len()
     }
 
+    /// The players [`Online::count`] counts, for joining with who is playing or waiting
+    /// elsewhere.
+    pub fn players(&self) -> Vec<PlayerId> {
+        self.sockets().per_player.keys().cloned().collect()
+    }
+
     fn sockets(&self) -> std::sync::MutexGuard<'_, Sockets> {
         self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }

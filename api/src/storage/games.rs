@@ -15,12 +15,12 @@ use crate::accounts::rating::RatedGame;
 use crate::domain::{GameId, GameStatus, PlayerId, Timestamp};
 
 /// The columns of `games`; [`game_row`] reads them by name.
-const GAME_COLUMNS: &str = "id, mode, level, black_id, black_name, white_id, white_name, status, \
+pub(super) const GAME_COLUMNS: &str = "id, mode, level, black_id, black_name, white_id, white_name, status, \
     winner, end_reason, black_discs, white_discs, start_position, move_time_ms, room_code, rated, \
     created_at, updated_at, finished_at, turn_started_at";
 
 /// The modes whose moves are timed ([`crate::domain::Mode::has_clock`]), as an SQL list.
-const TIMED_MODES: &str = "('friend', 'quick', 'ranked')";
+pub(super) const TIMED_MODES: &str = "('friend', 'quick', 'ranked')";
 
 impl Store {
     /// Stores a new live game.
@@ -456,7 +456,7 @@ where
 }
 
 /// Reads a `games` row.
-fn game_row(row: &AnyRow) -> DbResult<GameRow> {
+pub(super) fn game_row(row: &AnyRow) -> DbResult<GameRow> {
     let text = |column: &str| get::<String>(row, column);
     let opt_text = |column: &str| get::<Option<String>>(row, column);
     let time = |column: &str| get::<i64>(row, column).map(Timestamp);

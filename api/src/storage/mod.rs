@@ -24,6 +24,7 @@ use sqlite_writer::SqliteWriter;
 
 mod accounts;
 mod games;
+mod lobby;
 mod models;
 mod players;
 mod rooms;
@@ -32,6 +33,7 @@ mod settings;
 mod sqlite_writer;
 
 pub use accounts::{AccountRow, DELETED_PLAYER, NameError};
+pub use lobby::{LobbyGame, SeatStanding};
 pub use models::{
     FinishedGame, GameRecord, GameRow, MoveRow, NewGame, NewRoom, RoomMember, RoomRow, SeatRow,
 };

@@ -16,6 +16,7 @@ mod friends;
 mod health;
 mod hostile_provider;
 mod limits;
+mod lobby;
 mod metrics;
 mod oidc_support;
 mod openapi;

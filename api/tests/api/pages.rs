@@ -4,7 +4,7 @@ use crate::helpers::spawn_app;
 async fn every_page_route_serves_its_html_page() {
     let app = spawn_app().await;
     for (path, marker) in [
-        ("/", "<h1>Outflank</h1>"),
+        ("/", r#"<h1 class="home-title">Play Reversi online</h1>"#),
         ("/rules", "<h1>How to play Reversi</h1>"),
         ("/game/k7Hq2mXp9R", r#"<script type="module" src="/js/game.js">"#),
         ("/replay/k7Hq2mXp9R", r#"<script type="module" src="/js/game.js">"#),

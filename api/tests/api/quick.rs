@@ -124,7 +124,10 @@ async fn stats_count_players_online_once_and_live_games() {
     let (_socket, _) = ann.join(&id).await;
     let (_second_tab, _) = ann.join(&id).await;
     let stats: Value = app.get("/api/stats").await.json().await.unwrap();
-    assert_eq!(stats, json!({ "online": 1, "waiting": 0, "games_in_progress": 1 }));
+    assert_eq!(
+        stats,
+        json!({ "online": 1, "waiting": 0, "games_in_progress": 1, "computer_after_ms": 15_000 })
+    );
 }
 
 #[actix_web::test]

@@ -2,6 +2,18 @@ use serde_json::{Value, json};
 
 use crate::helpers::{browser, spawn_app};
 
+/// `GET /api/me`'s `session` field, after checking that the answer is a 200 (never an error:
+/// browsers log those on every page) with no player in it unless the session is active.
+pub async fn session_state(response: reqwest::Response) -> String {
+    assert_eq!(response.status(), 200);
+    let me: Value = response.json().await.unwrap();
+    let state = me["session"].as_str().expect("a session state").to_owned();
+    if state != "active" {
+        assert_eq!(me, json!({ "session": state, "id": null, "nickname": null, "account": null }));
+    }
+    state
+}
+
 #[actix_web::test]
 async fn choosing_a_nickname_starts_a_session_remembered_by_cookie() {
     let app = spawn_app().await;
@@ -42,7 +54,7 @@ async fn an_invalid_nickname_is_refused_with_the_rule_it_breaks() {
         body["error"]["message"],
         "a nickname may only use letters, digits, spaces, '_', '-' and '.'"
     );
-    assert_eq!(app.get("/api/me").await.status(), 401);
+    assert_eq!(session_state(app.get("/api/me").await).await, "none");
 }
 
 #[actix_web::test]
@@ -62,12 +74,19 @@ async fn malformed_json_gets_a_clear_error() {
 }
 
 #[actix_web::test]
-async fn without_a_session_me_is_unauthorized() {
+async fn without_a_session_me_answers_200_saying_there_is_none() {
     let app = spawn_app().await;
-    let response = app.get("/api/me").await;
-    assert_eq!(response.status(), 401);
-    let body: Value = response.json().await.unwrap();
-    assert_eq!(body["error"]["code"], "no_session");
+    let me: Value = app.get("/api/me").await.json().await.unwrap();
+    assert_eq!(me, json!({ "session": "none", "id": null, "nickname": null, "account": null }));
+}
+
+#[actix_web::test]
+async fn with_a_session_me_says_it_is_active() {
+    let app = spawn_app().await;
+    let created = app.sign_in_as("Ann").await;
+    assert_eq!(created["session"], "active");
+    assert_eq!(created["account"], Value::Null);
+    assert_eq!(session_state(app.get("/api/me").await).await, "active");
 }
 
 #[actix_web::test]
@@ -76,7 +95,7 @@ async fn signing_out_forgets_the_session() {
     app.sign_in_as("Ann").await;
     let response = app.client.delete(format!("{}/api/session", app.url)).send().await.unwrap();
     assert_eq!(response.status(), 204);
-    assert_eq!(app.get("/api/me").await.status(), 401);
+    assert_eq!(session_state(app.get("/api/me").await).await, "none");
 }
 
 #[actix_web::test]
@@ -88,7 +107,7 @@ async fn a_forged_cookie_is_not_a_session() {
         .send()
         .await
         .unwrap();
-    assert_eq!(response.status(), 401);
+    assert_eq!(session_state(response).await, "none");
 }
 
 #[actix_web::test]
@@ -105,7 +124,7 @@ async fn state_changes_from_another_site_are_refused() {
     assert_eq!(response.status(), 403);
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["error"]["code"], "bad_origin");
-    assert_eq!(app.get("/api/me").await.status(), 401);
+    assert_eq!(session_state(app.get("/api/me").await).await, "none");
 }
 
 #[actix_web::test]
@@ -128,10 +147,7 @@ async fn after_signing_out_a_saved_cookie_no_longer_works() {
     let ann = app.user("Ann").await;
     let saved = app.user_with_cookie(ann.cookie().to_owned());
     assert_eq!(ann.delete("/api/session").await.status(), 204);
-    let response = saved.get("/api/me").await;
-    assert_eq!(response.status(), 401);
-    let body: Value = response.json().await.unwrap();
-    assert_eq!(body["error"]["code"], "session_revoked");
+    assert_eq!(session_state(saved.get("/api/me").await).await, "revoked");
 }
 
 #[actix_web::test]
@@ -142,7 +158,7 @@ async fn a_new_nickname_ends_the_sessions_under_the_old_one() {
     let response = ann.post("/api/session", &json!({ "nickname": "Annie" })).await;
     assert_eq!(response.status(), 200);
     ann.take_cookie(&response);
-    assert_eq!(saved.get("/api/me").await.status(), 401);
+    assert_eq!(session_state(saved.get("/api/me").await).await, "revoked");
     let me: Value = ann.get("/api/me").await.json().await.unwrap();
     assert_eq!(me["nickname"], "Annie");
 }
@@ -162,5 +178,5 @@ async fn a_nickname_that_passes_for_someone_else_is_refused() {
         assert_eq!(body["error"]["code"], "bad_nickname");
         assert_eq!(body["error"]["message"], message);
     }
-    assert_eq!(app.get("/api/me").await.status(), 401);
+    assert_eq!(session_state(app.get("/api/me").await).await, "none");
 }

@@ -1,0 +1,153 @@
+//! What the lobby shows: how many games are in progress and who plays them, the live games
+//! anyone may watch (best rated first) and the latest results.
+//!
+//! A game is *in progress* when it is live and someone is plausibly at the board: a timed game
+//! always (its clock ends it within a move's time of being left), a game without a clock only
+//! when something happened in it since `active_since` (such games stay live for weeks after
+//! their player went away). Only games that matchmaking paired (quick and ranked) are listed
+//! for watching and in the results: friend, computer and same-device games are watched through
+//! their link alone.
+
+use sqlx::any::AnyRow;
+
+use super::games::{GAME_COLUMNS, TIMED_MODES, game_row};
+use super::{DbResult, GameRow, Store, convert, get, parse};
+use crate::domain::{PlayerId, Timestamp};
+
+/// The modes whose games are public: listed in the lobby.
+const LISTED_MODES: &str = "('quick', 'ranked')";
+
+/// A seat's account standing, for an account that is not deleted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeatStanding {
+    pub rating: f64,
+    pub rated_games: u32,
+}
+
+/// A live game as the lobby lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LobbyGame {
+    pub game: GameRow,
+    /// Plies played so far, passes included.
+    pub plies: u32,
+    /// `None` for a guest or the computer.
+    pub black: Option<SeatStanding>,
+    pub white: Option<SeatStanding>,
+}
+
+/// The SQL condition "live and in progress", with `$1` the time since which a game without a
+/// clock must have changed; `g` is the `games` table.
+fn in_progress() -> String {
+    format!("g.status = 'live' AND (g.mode IN {TIMED_MODES} OR g.updated_at >= $1)")
+}
+
+impl Store {
+    /// How many games are in progress (see the module's documentation).
+    ///
+    /// # Errors
+    /// [`super::DbError::Other`] when the database fails.
+    pub async fn count_games_in_progress(&self, active_since: Timestamp) -> DbResult<u64> {
+        let row =
+            sqlx::query(&format!("SELECT COUNT(*) AS n FROM games g WHERE {}", in_progress()))
+                .bind(active_since.0)
+                .fetch_one(&self.pool)
+                .await?;
+        convert("games.count", get::<i64>(&row, "n")?)
+    }
+
+    /// Every person seated in a game in progress, each once (the computer is nobody).
+    ///
+    /// # Errors
+    /// [`super::DbError::Other`] when the database fails or a stored id is corrupt.
+    pub async fn players_in_games_in_progress(
+        &self,
+        active_since: Timestamp,
+    ) -> DbResult<Vec<PlayerId>> {
+        let condition = in_progress();
+        let rows = sqlx::query(&format!(
+            "SELECT g.black_id AS player_id FROM games g \
+                 WHERE {condition} AND g.black_id IS NOT NULL \
+             UNION SELECT g.white_id AS player_id FROM games g \
+                 WHERE {condition} AND g.white_id IS NOT NULL"
+        ))
+        .bind(active_since.0)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|row| parse("games.player_id", &get::<String>(row, "player_id")?)).collect()
+    }
+
+    /// At most `limit` live quick and ranked games, the one with the best rated player first
+    /// (a guest counts as 1,200, the computer as nobody), then the newest.
+    ///
+    /// # Errors
+    /// [`super::DbError::Other`] when the database fails or a stored value is corrupt.
+    pub async fn watchable_games(&self, limit: u32) -> DbResult<Vec<LobbyGame>> {
+        let columns: Vec<String> =
+            GAME_COLUMNS.split(',').map(|c| format!("g.{}", c.trim())).collect();
+        let seat_rating = |seat: &str, account: &str| {
+            format!(
+                "COALESCE({account}.rating, CASE WHEN g.{seat}_id IS NULL THEN 0 ELSE 1200 END)"
+            )
+        };
+        let (black, white) = (seat_rating("black", "ba"), seat_rating("white", "wa"));
+        sqlx::query(&format!(
+            "SELECT {columns}, \
+                 ba.rating AS black_rating, ba.rated_games AS black_rated_games, \
+                 wa.rating AS white_rating, wa.rated_games AS white_rated_games, \
+                 (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS plies, \
+                 CASE WHEN {black} >= {white} THEN {black} ELSE {white} END AS best_rating \
+             FROM games g \
+             LEFT JOIN accounts ba ON ba.player_id = g.black_id AND ba.deleted_at IS NULL \
+             LEFT JOIN accounts wa ON wa.player_id = g.white_id AND wa.deleted_at IS NULL \
+             WHERE g.status = 'live' AND g.mode IN {LISTED_MODES} \
+             ORDER BY best_rating DESC, g.created_at DESC, g.id LIMIT $1",
+            columns = columns.join(", "),
+        ))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(lobby_game)
+        .collect()
+    }
+
+    /// The `limit` quick and ranked games that finished last (not the aborted ones), newest
+    /// first.
+    ///
+    /// # Errors
+    /// [`super::DbError::Other`] when the database fails or a stored value is corrupt.
+    pub async fn recent_results(&self, limit: u32) -> DbResult<Vec<GameRow>> {
+        sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games \
+             WHERE status = 'finished' AND mode IN {LISTED_MODES} \
+             ORDER BY finished_at DESC, id DESC LIMIT $1"
+        ))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(game_row)
+        .collect()
+    }
+}
+
+/// Reads a row of [`Store::watchable_games`].
+fn lobby_game(row: &AnyRow) -> DbResult<LobbyGame> {
+    let standing = |side: &str| -> DbResult<Option<SeatStanding>> {
+        let rating: Option<f64> = get(row, &format!("{side}_rating"))?;
+        let games: Option<i32> = get(row, &format!("{side}_rated_games"))?;
+        match (rating, games) {
+            (Some(rating), Some(games)) => Ok(Some(SeatStanding {
+                rating,
+                rated_games: convert("accounts.rated_games", games)?,
+            })),
+            _ => Ok(None),
+        }
+    };
+    Ok(LobbyGame {
+        game: game_row(row)?,
+        plies: convert("moves.count", get::<i64>(row, "plies")?)?,
+        black: standing("black")?,
+        white: standing("white")?,
+    })
+}

@@ -1,0 +1,104 @@
+// The lobby on the home page: counts that agree with each other, the live games to watch (a
+// spectator opens one from there) and the latest results.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertNoConsoleErrors, launchBrowser, newPage, screenshot, setNickname, startComputerGame, startServer } from './helpers.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  // Nobody gets the computer within a test: two seekers pair with each other.
+  server = await startServer({ OUTFLANK_COMPUTER_AFTER_MS: '600000' });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const GAME_URL = /\/game\/[A-Za-z0-9]+$/;
+
+/** The home page's stats line once it reads `expected` (the lobby refreshes every 10 s). */
+async function statsRead(page, expected) {
+  await page.waitForFunction((text) => document.querySelector('#stats').textContent === text, expected, { timeout: 15000 })
+    .catch(() => {});
+  return page.textContent('#stats');
+}
+
+test('a player whose game is in progress counts as online after leaving its page', async () => {
+  const page = await newPage(browser);
+  await startComputerGame(page, server.base, { name: 'Ivy' });
+  // Back home: the game's socket is closed, the game is still being played.
+  await page.goto(`${server.base}/`);
+  await page.waitForSelector('#stats:not([hidden])');
+  assert.equal(await statsRead(page, '1 player online · 0 waiting · 1 game in progress'),
+    '1 player online · 0 waiting · 1 game in progress');
+  // A computer game is watched through its link alone: not listed.
+  assert.equal(await page.locator('#live-games li').count(), 0);
+  assert.equal(await page.isVisible('#live-empty'), true);
+  assertNoConsoleErrors(page);
+  await page.context().close();
+});
+
+test('two players paired by Play are listed to watch, a visitor watches, then the result is listed', async () => {
+  // Ivy's computer game from the test before is still in progress (a game without a clock
+  // counts until it has been left for 10 minutes): it is in every count below.
+  const ann = await newPage(browser);
+  const ben = await newPage(browser);
+  for (const [page, name] of [[ann, 'Ann'], [ben, 'Ben']]) {
+    await page.goto(`${server.base}/`);
+    await setNickname(page, name);
+  }
+  await ann.click('#quick-game');
+  await ann.waitForFunction(() => /Searching/.test(document.querySelector('#quick-status').textContent));
+  // While Ann waits, the lobby says so.
+  const visitor = await newPage(browser, { viewport: { width: 1280, height: 800 } });
+  await visitor.goto(`${server.base}/`);
+  await visitor.waitForSelector('#stats:not([hidden])');
+  assert.equal(await statsRead(visitor, '2 players online · 1 waiting · 1 game in progress'),
+    '2 players online · 1 waiting · 1 game in progress');
+
+  await ben.click('#quick-game');
+  await Promise.all([ann.waitForURL(GAME_URL), ben.waitForURL(GAME_URL)]);
+  for (const page of [ann, ben]) await page.waitForSelector('body[data-you]');
+  const gamePath = new URL(ann.url()).pathname;
+  const black = (await ann.evaluate(() => document.body.dataset.you)) === 'black' ? ann : ben;
+  const [blackName, whiteName] = black === ann ? ['Ann', 'Ben'] : ['Ben', 'Ann'];
+
+  await visitor.reload();
+  await visitor.waitForSelector('#live-games li');
+  assert.equal(await statsRead(visitor, '3 players online · 0 waiting · 2 games in progress'),
+    '3 players online · 0 waiting · 2 games in progress');
+  const live = visitor.locator('#live-games li a');
+  assert.equal(await live.count(), 1);
+  assert.equal(await live.getAttribute('href'), gamePath);
+  assert.equal(await live.locator('.lobby-players').textContent(), `${blackName} vs ${whiteName}`);
+  assert.equal(await live.locator('.lobby-meta').textContent(), 'Quick · 0 moves played');
+  assert.equal(await live.getAttribute('aria-label'), `Watch ${blackName} vs ${whiteName}, Quick · 0 moves played`);
+  assert.equal(await visitor.isVisible('#live-empty'), false);
+  await screenshot(visitor, 'lobby');
+
+  // The visitor opens it and watches, read-only.
+  await live.click();
+  await visitor.waitForURL(`${server.base}${gamePath}`);
+  await visitor.waitForSelector('body[data-you="spectator"]');
+
+  // Black resigns; the result is listed, opening the replay.
+  await black.click('#resign');
+  await black.click('#resign-confirm');
+  await black.waitForSelector('#result:not([hidden])');
+  await visitor.goto(`${server.base}/`);
+  await visitor.waitForSelector('#recent-results li');
+  const result = visitor.locator('#recent-results li a');
+  assert.equal(await result.count(), 1);
+  assert.equal(await result.getAttribute('href'), gamePath.replace('/game/', '/replay/'));
+  assert.equal(await result.locator('.lobby-players').textContent(), `${whiteName} beat ${blackName}, who resigned`);
+  assert.match(await result.locator('.lobby-meta').textContent(), /^Quick · Black 2 · White 2 · just now$/);
+  assert.equal(await visitor.locator('#live-games li').count(), 0);
+  for (const page of [ann, ben, visitor]) {
+    assertNoConsoleErrors(page);
+    await page.context().close();
+  }
+});
