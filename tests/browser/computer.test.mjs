@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import {
   assertNoConsoleErrors, launchBrowser, newPage, screenshot, startComputerGame, startServer, waitForTurnOrEnd,
 } from './helpers.mjs';
+import { movesAsShown, waitForMoves } from './game-helpers.mjs';
 
 let server;
 let browser;
@@ -42,7 +43,7 @@ test('a whole game against the computer (Easy), played by clicks to the end', as
   const [black, white, empty] = score.match(/\d+/g).map(Number);
   assert.equal(black + white + empty, 64);
   assert.equal(await page.textContent('#count-black'), String(black));
-  assert.match(await page.textContent('#result-title'), /wins|Draw/);
+  assert.match(await page.textContent('#result-title'), /^(You won|You lost|Draw)$/);
   assert.match(await page.textContent('#status'), /Game over/);
   await screenshot(page, 'game-finished');
   assertNoConsoleErrors(page);
@@ -120,7 +121,7 @@ test('keyboard only: Tab to the board, arrows to a legal square, Enter places a 
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.square), 'a3');
   for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowRight');
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => document.querySelector('#moves li')?.textContent === '1. d3');
+  await waitForMoves(page, '1. d3');
   assert.match(await page.getAttribute('#board [data-square="d3"]', 'aria-label'), /^d3, black/);
   assert.match(await page.textContent('#status'), /Black played d3, flipping 1 disc/);
   // The typed-move field plays too.
@@ -128,7 +129,10 @@ test('keyboard only: Tab to the board, arrows to a legal square, Enter places a 
   const square = await page.locator('#board .square.legal').first().getAttribute('data-square');
   await page.fill('#move-input', square);
   await page.keyboard.press('Enter');
-  await page.waitForFunction((sq) => document.querySelector('#moves li:nth-child(3)')?.textContent === `3. ${sq}`, square);
+  await page.waitForFunction((sq) => document.querySelector('#moves li:nth-child(3) .move')?.textContent === `Black ${sq}`, square);
+  assert.match(await movesAsShown(page), new RegExp(`^1\\. d3 [a-h][1-8] 2\\. ${square}`));
+  // Focus stays in the move box for the next typed move.
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'move-input');
   assertNoConsoleErrors(page);
   await page.context().close();
 });

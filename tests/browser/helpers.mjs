@@ -19,7 +19,7 @@ const BROWSER_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -87,12 +87,6 @@ export async function launchBrowser() {
   return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: BROWSER_ARGS, headless: true });
 }
 
-/** Whether a console message is the browser's note that GET /api/me answered 401: every page
- *  asks who is signed in, and a visitor without a session is told so with a 401. */
-export function isSignedOutProbe(text, url) {
-  return /status of 401/.test(text) && /\/api\/me$/.test(url || '');
-}
-
 /** A new page that records console errors and page errors in `page.errors`. */
 export async function newPage(browser, options = {}) {
   const context = await browser.newContext(options);
@@ -102,7 +96,6 @@ export async function newPage(browser, options = {}) {
   page.on('console', (message) => {
     if (message.type() !== 'error') return;
     const { url } = message.location();
-    if (isSignedOutProbe(message.text(), url)) return;
     page.errors.push(url ? `${message.text()} (${url})` : message.text());
   });
   page.on('pageerror', (error) => page.errors.push(String(error)));
@@ -183,4 +176,20 @@ export async function waitForTurnOrEnd(page) {
   await page.waitForFunction(() =>
     document.body.dataset.status !== 'live' || document.querySelector('#board .square.legal') !== null);
   return page.evaluate(() => document.body.dataset.status);
+}
+
+/** Signs `page` in through the local OpenID provider as `account` and chooses the public name
+ *  `name`, ending on the home page. */
+export async function signInAs(page, base, provider, account, name) {
+  const escaped = provider.issuer.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  page.allowedErrors.push(new RegExp(`\\(${escaped}/favicon\\.ico\\)$`));
+  await page.goto(`${base}/auth/google?return_to=%2F`);
+  await page.waitForSelector('input[name="login"]');
+  await page.getByLabel('Account').fill(account);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname === '/welcome');
+  await page.waitForSelector('#name-card:not([hidden])');
+  await page.fill('#public-name', name);
+  await page.click('#save-name');
+  await page.waitForURL(`${base}/`);
 }

@@ -49,8 +49,12 @@ test('on a 390×844 phone the board fills the width with squares of at least 44 
   await page.tap('#board [data-square="d3"]');
   await page.waitForSelector('#board [data-square="d3"].preview');
   assert.equal(await page.locator('#moves li').count(), 0);
+  // The page says that a second tap plays.
+  assert.equal(await page.textContent('#tap-hint'), 'Tap d3 again to play it (flips 1 disc).');
+  assert.equal(await page.isVisible('#tap-hint'), true);
   await page.tap('#board [data-square="d3"]');
   await page.waitForFunction(() => document.querySelectorAll('#moves li').length >= 1);
+  assert.equal(await page.isVisible('#tap-hint'), false);
   await screenshot(page, 'game-phone');
   assertNoConsoleErrors(page);
   await page.context().close();

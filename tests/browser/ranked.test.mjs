@@ -68,6 +68,19 @@ describe('with sign-in configured', () => {
     await provider?.stop();
   });
 
+  test('an empty leaderboard offers Play ranked where sign-in is set up', async () => {
+    const page = await newPage(browser);
+    await page.goto(`${server.base}/leaderboard`);
+    await page.waitForSelector('#board-empty:not([hidden])');
+    assert.match(await page.textContent('#board-empty-text'), /^Play a ranked game to be the first\./);
+    assert.equal(await page.isVisible('#board-play-ranked'), true);
+    assert.equal(await page.textContent('#board-play-ranked'), 'Play ranked');
+    assert.equal(await page.getAttribute('#board-play-ranked', 'href'), '/#ranked-card');
+    assert.equal(await page.isVisible('#board-play'), false);
+    assertNoConsoleErrors(page);
+    await page.context().close();
+  });
+
   test('two signed-in players meet in the ranked queue and see the rating change everywhere', async () => {
     const alice = await newPage(browser);
     const bob = await newPage(browser);
@@ -80,7 +93,8 @@ describe('with sign-in configured', () => {
     await signIn(bob, server.base, 'bob-sub', 'Bob');
 
     // Signed in: the header shows the public name and the provisional starting rating.
-    assert.equal(await alice.textContent('#account-link'), 'Alice 1,200?');
+    assert.equal(await alice.textContent('#account-link .account-name'), 'Alice');
+    assert.equal(await alice.textContent('#account-link .account-rating'), '1,200?');
     assert.equal(await alice.getAttribute('#account-link', 'href'), '/players/Alice');
     assert.equal(await alice.isVisible('#sign-out'), true);
     assert.equal(await alice.isVisible('#sign-in'), false);
@@ -136,7 +150,8 @@ describe('with sign-in configured', () => {
     const loserName = white === alice ? 'Bob' : 'Alice';
     await white.goto(`${server.base}/leaderboard`);
     await white.waitForSelector('#board-card:not([hidden])');
-    assert.equal(await white.textContent('#account-link'), `${winnerName} 1,220?`);
+    assert.equal(await white.textContent('#account-link .account-name'), winnerName);
+    assert.equal(await white.textContent('#account-link .account-rating'), '1,220?');
     const rows = await white.$$eval('#board-rows tr', (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
     assert.deepEqual(rows, [
       ['1', `${winnerName} (you)`, '1,220?', '1', '1 / 0 / 0'],
@@ -308,12 +323,16 @@ describe('without sign-in configured', () => {
     await page.context().close();
   });
 
-  test('an empty leaderboard says how to get on it', async () => {
+  test('an empty leaderboard offers no ranked game where ranked games cannot be played', async () => {
     const page = await newPage(browser);
     await page.goto(`${server.base}/leaderboard`);
     await page.waitForSelector('#board-empty:not([hidden])');
     assert.equal(await page.isVisible('#board-card'), false);
-    assert.match(await page.textContent('#board-empty'), /Play a ranked game to be the first/);
+    assert.equal(await page.textContent('#board-empty-text'), 'Ranked games need sign-in with Google, which is not set up '
+      + 'on this server, so nobody can get on the leaderboard here. Every other way to play works without an account.');
+    assert.equal(await page.isVisible('#board-play-ranked'), false);
+    assert.equal(await page.locator('#board-empty a:visible').count(), 1);
+    assert.equal(await page.textContent('#board-empty a:visible'), 'Play a game');
     assertNoConsoleErrors(page);
     await page.context().close();
   });

@@ -37,10 +37,12 @@ export async function renderHeader({ fresh = false } = {}) {
   const parts = [];
   if (account && account.name) {
     const link = element('a', { href: profileUrl(account.name), id: 'account-link', class: 'account-link' });
+    // Words for screen readers around what is shown, so the link's name contains its text.
+    link.append(element('span', { class: 'visually-hidden' }, 'Your profile: '));
     link.append(element('span', { class: 'account-name' }, account.name));
+    link.append(element('span', { class: 'visually-hidden' }, ', rating'));
     const rating = element('span', { class: 'account-rating' }, formatRating(account.rating, account.provisional));
     link.append(' ', rating);
-    link.setAttribute('aria-label', `Your profile: ${account.name}, rating ${formatRating(account.rating, account.provisional)}`);
     parts.push(link, signOutButton());
   } else if (account) {
     // On the welcome page itself the page is the way to choose it.

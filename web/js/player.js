@@ -60,7 +60,8 @@ function gameItem(game) {
     meta.append(time(game.finished_at));
   }
   link.append(meta);
-  link.setAttribute('aria-label', `${title}, ${meta.textContent.replace(/\u2212/g, 'minus ')}. Open the replay.`);
+  const hint = span(' Open the replay.', 'visually-hidden');
+  link.append(hint);
   item.append(link);
   return item;
 }

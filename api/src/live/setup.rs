@@ -72,7 +72,7 @@ impl Player {
 }
 
 /// The players of a game, by mode. Colours are decided by the caller (random where SPEC says
-/// so); [`Setup::rematch`] swaps them deterministically.
+/// so); [`Setup::rematch`] swaps people's colours deterministically.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Setup {
     /// A person against the computer; `color` is the person's.
@@ -141,13 +141,11 @@ impl Setup {
         }
     }
 
-    /// The same players with colours swapped, for a rematch; a ranked game's rematch is a quick
-    /// game, unrated.
+    /// The same players for a rematch: people swap colours; against the computer the person
+    /// keeps the colour they chose. A ranked game's rematch is a quick game, unrated.
     pub fn rematch(&self) -> Setup {
         match self.clone() {
-            Setup::Computer { human, color, level } => {
-                Setup::Computer { human, color: color.opposite(), level }
-            }
+            computer @ Setup::Computer { .. } => computer,
             Setup::SameDevice { player } => Setup::SameDevice { player },
             Setup::Friend { black, white } => Setup::Friend { black: white, white: black },
             Setup::Quick { black, white } => Setup::Quick { black: white, white: black },

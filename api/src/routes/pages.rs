@@ -82,8 +82,10 @@ fn content_type(path: &str) -> &'static str {
 }
 
 /// The markers a page leaves for the shared layout, and the file each one stands for.
-const LAYOUT: &[(&str, &str)] =
-    &[("<!-- layout:head -->", "layout/head.html"), ("<!-- layout:header -->", "layout/header.html")];
+const LAYOUT: &[(&str, &str)] = &[
+    ("<!-- layout:head -->", "layout/head.html"),
+    ("<!-- layout:header -->", "layout/header.html"),
+];
 
 /// A file of `web/`, or the not-found page. Paths with `..` never reach the disk.
 fn file_response(path: &str) -> HttpResponse {
@@ -142,10 +144,18 @@ mod tests {
         for file in PAGES.iter().map(|&(_, file)| file).chain(["404.html"]) {
             let page = page(file);
             assert!(!page.contains("<!-- layout:"), "{file} keeps a layout marker");
-            assert_eq!(page.matches(r#"<link rel="stylesheet" href="/css/style.css">"#).count(), 1, "{file}");
+            assert_eq!(
+                page.matches(r#"<link rel="stylesheet" href="/css/style.css">"#).count(),
+                1,
+                "{file}"
+            );
             assert_eq!(page.matches(r#"<header class="site-header">"#).count(), 1, "{file}");
             assert_eq!(page.matches(r#"class="skip-link""#).count(), 1, "{file}");
-            assert_eq!(page.matches(r#"id="content""#).count(), 1, "{file}: the skip link's target");
+            assert_eq!(
+                page.matches(r#"id="content""#).count(),
+                1,
+                "{file}: the skip link's target"
+            );
         }
     }
 

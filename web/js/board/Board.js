@@ -1,20 +1,13 @@
-// The board facade: renders a 64-character position (a1..h8, row by row, a1 top-left) as a
-// grid of real buttons, marks the legal moves it is given, previews their flips on hover (or
-// on a first tap), rings the last move and animates flips outward from the placed disc.
-// It holds no rules: legal moves and flips come from the server.
+// The board facade, the chessground way: state in, render out. The state is plain data
+// (model.js); the view draws it (view.js); input (input.js) turns pointer, touch and keys into
+// previews and plays; extensions add markers and the flip animation. It holds no rules: legal
+// moves and flips come from the server.
+import { initialState, squareIndex, squareName, withMoves, withPosition, withPreview } from './model.js';
+import { BoardView } from './view.js';
+import { BoardInput } from './input.js';
+import { animateFlips, endFlipOnAnimationEnd } from './extensions/animation.js';
 
-export const Disc = Object.freeze({ BLACK: 'X', WHITE: 'O', EMPTY: '-' });
-export const FILES = Object.freeze(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']);
-
-const DISC_NAME = Object.freeze({ X: 'black', O: 'white', '-': 'empty' });
-const FLIP_STEP_MS = 70;
-
-export const squareName = (index) => `${FILES[index % 8]}${Math.floor(index / 8) + 1}`;
-export const squareIndex = (name) => {
-  const text = String(name).trim().toLowerCase();
-  if (!/^[a-h][1-8]$/.test(text)) return -1;
-  return (Number(text[1]) - 1) * 8 + FILES.indexOf(text[0]);
-};
+export { Disc, FILES, countDiscs, squareIndex, squareName } from './model.js';
 
 export class Board {
   /**
@@ -22,76 +15,63 @@ export class Board {
    * @param {{label?: string, interactive?: boolean, small?: boolean}} options
    */
   constructor(container, { label = 'Board', interactive = true, small = false } = {}) {
-    this.container = container;
-    this.interactive = interactive;
-    this.position = '-'.repeat(64);
-    this.legal = new Map();
-    this.mover = null;
-    this.dots = true;
-    this.lastSquare = null;
-    this.previewed = null;
-    this.pointerType = '';
+    this.state = initialState();
     this.listeners = new Set();
-    this.focusIndex = 0;
+    this.previewListeners = new Set();
+    this.view = new BoardView(container, { label, interactive, small });
+    this.root = this.view.root;
+    endFlipOnAnimationEnd(this.root);
+    this.input = interactive
+      ? new BoardInput(this.view, {
+        state: () => this.state,
+        preview: (index, touch) => this.showPreview(index, touch),
+        play: (index) => this.play(index),
+      })
+      : null;
+    this.view.draw(this.state);
+  }
 
-    this.root = document.createElement('div');
-    this.root.className = small ? 'board board-small' : 'board';
-    this.root.setAttribute('role', 'group');
-    this.root.setAttribute('aria-label', label);
-    this.squares = [];
-    for (let index = 0; index < 64; index += 1) {
-      const square = document.createElement(interactive ? 'button' : 'div');
-      if (interactive) {
-        square.type = 'button';
-        square.tabIndex = index === 0 ? 0 : -1;
-      } else {
-        square.setAttribute('role', 'img');
-      }
-      square.className = 'square';
-      square.dataset.square = squareName(index);
-      if (index % 8 === 0) square.dataset.rank = String(Math.floor(index / 8) + 1);
-      if (index >= 56) square.dataset.file = FILES[index % 8];
-      const disc = document.createElement('span');
-      disc.className = 'disc';
-      disc.setAttribute('aria-hidden', 'true');
-      square.append(disc);
-      this.squares.push(square);
-      this.root.append(square);
-    }
-    container.append(this.root);
-
-    if (interactive) {
-      this.handlers = {
-        pointerdown: (event) => { this.pointerType = event.pointerType || ''; },
-        click: (event) => this.clicked(event),
-        mouseover: (event) => this.hovered(event),
-        mouseleave: () => { if (this.pointerType !== 'touch') this.preview(null); },
-        keydown: (event) => this.key(event),
-        focusin: (event) => this.focused(event),
-      };
-      for (const [name, handler] of Object.entries(this.handlers)) this.root.addEventListener(name, handler);
-    }
-    this.render(new Set(), -1);
+  /** Draws `state`; a change of preview is told to the preview listeners (`touch` when a
+   *  first tap made it). */
+  update(state, touch = false) {
+    const before = this.state.previewed;
+    this.state = state;
+    this.view.draw(state);
+    if (state.previewed === before) return;
+    const shown = state.previewed === null
+      ? null
+      : { square: squareName(state.previewed), flips: state.legal.get(state.previewed).length, touch };
+    for (const listener of this.previewListeners) listener(shown);
   }
 
   /** Shows `board` (64 chars). With `lastMove` ({square, flips}) the move is ringed and, when
    *  `animate` is set, its flips turn over outward from it. */
   setPosition(board, { lastMove = null, animate = false } = {}) {
-    this.position = board;
-    this.lastSquare = lastMove ? squareIndex(lastMove.square) : null;
-    const flipped = new Set(animate && lastMove ? lastMove.flips.map(squareIndex) : []);
-    this.previewed = null;
-    this.render(flipped, animate && lastMove ? this.lastSquare : -1);
+    const last = lastMove ? squareIndex(lastMove.square) : null;
+    this.update(withPosition(this.state, board, last));
+    if (animate && lastMove && last !== null) animateFlips(this.view.squares, lastMove.flips.map(squareIndex), last);
   }
 
   /** Marks the legal moves ({square, flips} from the server) for `mover` ('black'/'white');
    *  `dots` shows the markers. An empty list makes every square inert. */
   showMoves(legal, { mover = null, dots = true } = {}) {
-    this.legal = new Map(legal.map((move) => [squareIndex(move.square), move.flips.map(squareIndex)]));
-    this.mover = mover;
-    this.dots = dots;
-    this.previewed = null;
-    this.render(new Set(), -1);
+    this.update(withMoves(this.state, legal, mover, dots));
+  }
+
+  /** Shows the faint disc and would-flip squares of the named square (null clears). */
+  preview(square) {
+    this.showPreview(square === null ? null : squareIndex(square), false);
+  }
+
+  showPreview(index, touch) {
+    this.update(withPreview(this.state, index), touch);
+  }
+
+  /** `listener({square, flips, touch} | null)` hears each change of the preview: `touch` when
+   *  a first tap made it (a second tap plays). Returns an unsubscribe. */
+  onPreview(listener) {
+    this.previewListeners.add(listener);
+    return () => this.previewListeners.delete(listener);
   }
 
   /** `listener({square})` is called when the user plays a square. Returns an unsubscribe. */
@@ -100,131 +80,20 @@ export class Board {
     return () => this.listeners.delete(listener);
   }
 
-  destroy() {
-    if (this.handlers) {
-      for (const [name, handler] of Object.entries(this.handlers)) this.root.removeEventListener(name, handler);
-    }
-    this.listeners.clear();
-    this.root.remove();
-  }
-
-  render(flipped, origin) {
-    for (let index = 0; index < 64; index += 1) {
-      const square = this.squares[index];
-      const code = this.position[index] || '-';
-      const legal = this.legal.has(index);
-      const disc = square.firstChild;
-      disc.className = `disc ${DISC_NAME[code] || 'empty'}`;
-      if (flipped.has(index) && origin >= 0) {
-        const distance = Math.max(Math.abs((index % 8) - (origin % 8)), Math.abs(Math.floor(index / 8) - Math.floor(origin / 8)));
-        disc.style.animationDelay = `${(distance - 1) * FLIP_STEP_MS}ms`;
-        void disc.offsetWidth; // restart the animation
-        disc.classList.add('flipping');
-      } else {
-        disc.style.animationDelay = '';
-      }
-      square.classList.toggle('legal', legal);
-      square.classList.toggle('dot', legal && this.dots);
-      square.classList.toggle('last', index === this.lastSquare);
-      square.classList.remove('preview', 'would-flip');
-      let label = `${squareName(index)}, ${DISC_NAME[code] || 'empty'}`;
-      if (legal && this.dots) label += ', legal move';
-      if (index === this.lastSquare) label += ', last move';
-      square.setAttribute('aria-label', label);
-      if (this.interactive) square.setAttribute('aria-disabled', legal ? 'false' : 'true');
-    }
-    if (this.mover) this.root.dataset.mover = this.mover;
-    else delete this.root.dataset.mover;
-  }
-
-  /** Shows the faint disc and the would-flip highlights of `index` (null clears). */
-  preview(index) {
-    for (const square of this.root.querySelectorAll('.preview, .would-flip')) {
-      square.classList.remove('preview', 'would-flip');
-    }
-    this.previewed = null;
-    if (index === null || !this.legal.has(index)) {
-      delete this.root.dataset.previewFlips;
-      return;
-    }
-    this.previewed = index;
-    this.squares[index].classList.add('preview');
-    const flips = this.legal.get(index);
-    for (const flip of flips) this.squares[flip].classList.add('would-flip');
-    this.root.dataset.previewFlips = String(flips.length);
-  }
-
-  indexOf(target) {
-    const square = target instanceof Element ? target.closest('.square') : null;
-    return square ? this.squares.indexOf(square) : -1;
-  }
-
-  hovered(event) {
-    if (this.pointerType === 'touch') return;
-    const index = this.indexOf(event.target);
-    if (index >= 0 && index !== this.previewed) this.preview(this.legal.has(index) ? index : null);
-  }
-
-  focused(event) {
-    const index = this.indexOf(event.target);
-    if (index < 0) return;
-    this.moveFocus(index, false);
-    if (this.legal.has(index) && event.target.matches(':focus-visible')) this.preview(index);
-  }
-
-  clicked(event) {
-    const index = this.indexOf(event.target);
-    if (index < 0) return;
-    const touch = this.pointerType === 'touch';
-    this.pointerType = touch ? 'touch' : '';
-    this.moveFocus(index, false);
-    if (!this.legal.has(index)) {
-      this.preview(null);
-      return;
-    }
-    if (touch && this.previewed !== index) {
-      this.preview(index);
-      return;
-    }
-    this.play(index);
+  /** Puts the keyboard focus on the board. */
+  focus() {
+    this.input?.focus();
   }
 
   play(index) {
-    this.preview(null);
+    this.showPreview(null, false);
     for (const listener of this.listeners) listener({ square: squareName(index) });
   }
 
-  moveFocus(index, focus = true) {
-    this.squares[this.focusIndex].tabIndex = -1;
-    this.focusIndex = index;
-    this.squares[index].tabIndex = 0;
-    if (focus) this.squares[index].focus();
-  }
-
-  key(event) {
-    const index = this.indexOf(event.target);
-    if (index < 0) return;
-    const row = Math.floor(index / 8);
-    const col = index % 8;
-    let next = null;
-    switch (event.key) {
-      case 'ArrowLeft': next = row * 8 + Math.max(col - 1, 0); break;
-      case 'ArrowRight': next = row * 8 + Math.min(col + 1, 7); break;
-      case 'ArrowUp': next = Math.max(row - 1, 0) * 8 + col; break;
-      case 'ArrowDown': next = Math.min(row + 1, 7) * 8 + col; break;
-      case 'Home': next = row * 8; break;
-      case 'End': next = row * 8 + 7; break;
-      case 'Enter':
-      case ' ':
-        event.preventDefault();
-        this.pointerType = '';
-        if (this.legal.has(index)) this.play(index);
-        return;
-      default: return;
-    }
-    event.preventDefault();
-    this.pointerType = '';
-    this.moveFocus(next);
-    this.preview(this.legal.has(next) ? next : null);
+  destroy() {
+    this.input?.destroy();
+    this.listeners.clear();
+    this.previewListeners.clear();
+    this.view.destroy();
   }
 }

@@ -64,16 +64,16 @@ fn a_spectator_cannot_ask_for_a_rematch() {
 }
 
 #[test]
-fn against_the_computer_one_request_starts_the_rematch_with_colours_swapped() {
-    let mut state = computer_game(Color::Black);
+fn against_the_computer_one_request_starts_the_rematch_with_the_colour_the_person_chose() {
+    let mut state = computer_game(Color::White);
     state.apply(Command::player(ann(), Action::Resign), T0).unwrap();
     let events = rematch(&mut state, ann()).unwrap();
-    let swapped = Setup::Computer {
+    let same = Setup::Computer {
         human: human(ann(), "Ann"),
         color: Color::White,
         level: outflank_engine::ai::Level::MEDIUM,
     };
-    assert_eq!(events, [Event::RematchStarted { version: 2, game_id: next_id(), setup: swapped }]);
+    assert_eq!(events, [Event::RematchStarted { version: 2, game_id: next_id(), setup: same }]);
 }
 
 #[test]

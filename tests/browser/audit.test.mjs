@@ -1,0 +1,123 @@
+// Accessibility and quality audits of every page: axe-core finds no violations on any page,
+// live and finished games included, and Lighthouse (run against Debian's Chromium, desktop
+// settings) scores performance, accessibility and best practices at 95 or more on the home,
+// game, leaderboard, profile and rules pages.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { chromium } from 'playwright-core';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { freePort, newPage, signInAs, startProvider, startServer, waitForTurnOrEnd } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE = require.resolve('axe-core/axe.min.js');
+const CATEGORIES = ['performance', 'accessibility', 'best-practices'];
+
+let provider;
+let server;
+let browser;
+let debugPort;
+let pages; // name → path, filled by the first test
+
+before(async () => {
+  provider = await startProvider();
+  server = await startServer(provider.env);
+  debugPort = await freePort();
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-dev-shm-usage', `--remote-debugging-port=${debugPort}`],
+    headless: true,
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  await provider?.stop();
+});
+
+/** The page's axe violations, as "rule: selector" lines. */
+async function axeViolations(page) {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const results = await window.axe.run(document, { resultTypes: ['violations'] });
+    return results.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')}`));
+  });
+}
+
+/** Sets up what every page needs: a signed-in player with a name (for a profile), a live game
+ *  and a finished one. Returns the pages to audit. */
+async function setUp() {
+  const ann = await newPage(browser, { viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  await signInAs(ann, server.base, provider, 'audit-ann', 'Annika');
+  const live = await ann.evaluate(async () => {
+    const response = await fetch('/api/games', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ mode: 'computer', level: 1, color: 'black' }),
+    });
+    return response.json();
+  });
+  await ann.goto(`${server.base}${live.url}`);
+  await waitForTurnOrEnd(ann);
+  await ann.locator('#board .square.legal').first().click();
+  await ann.waitForFunction(() => document.querySelectorAll('#moves li').length >= 2);
+  const finished = await ann.evaluate(async () => {
+    const response = await fetch('/api/games', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ mode: 'computer', level: 1, color: 'white' }),
+    });
+    return response.json();
+  });
+  await ann.goto(`${server.base}${finished.url}`);
+  await waitForTurnOrEnd(ann);
+  await ann.click('#resign');
+  await ann.click('#resign-confirm');
+  await ann.waitForSelector('#result:not([hidden])');
+  return {
+    ann,
+    paths: {
+      home: '/',
+      'live game': live.url,
+      'finished game': `/replay/${finished.id}`,
+      leaderboard: '/leaderboard',
+      profile: '/players/Annika',
+      rules: '/rules',
+      'friend link': '/join/nosuchcode',
+      'not found': '/no/such/page',
+    },
+  };
+}
+
+test('axe finds no accessibility violations on any page, for a player and for a visitor', async () => {
+  const { ann, paths } = await setUp();
+  pages = paths;
+  const visitor = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, bypassCSP: true });
+  const found = [];
+  for (const [who, page] of [['player', ann], ['visitor', visitor]]) {
+    for (const [name, path] of Object.entries(paths)) {
+      await page.goto(`${server.base}${path}`);
+      await page.waitForLoadState('networkidle');
+      for (const line of await axeViolations(page)) found.push(`${who} on ${name}: ${line}`);
+    }
+  }
+  // The live game as its player sees it, on their turn.
+  await ann.goto(`${server.base}${paths['live game']}`);
+  await waitForTurnOrEnd(ann);
+  for (const line of await axeViolations(ann)) found.push(`player on their turn: ${line}`);
+  assert.deepEqual(found, []);
+  await ann.context().close();
+  await visitor.context().close();
+});
+
+for (const name of ['home', 'live game', 'leaderboard', 'profile', 'rules']) {
+  test(`Lighthouse scores the ${name} page 95 or more for performance, accessibility and best practices`, async () => {
+    assert.ok(pages, 'the pages were set up');
+    const result = await lighthouse(`${server.base}${pages[name]}`, {
+      port: debugPort, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES,
+    }, desktopConfig);
+    const scores = Object.fromEntries(CATEGORIES.map((category) => [category, Math.round(result.lhr.categories[category].score * 100)]));
+    const failing = Object.values(result.lhr.audits)
+      .filter((audit) => audit.score !== null && audit.score < 0.9 && !['informative', 'notApplicable', 'manual'].includes(audit.scoreDisplayMode))
+      .map((audit) => `${audit.id} ${audit.displayValue || audit.score}`);
+    for (const category of CATEGORIES) assert.ok(scores[category] >= 95, `${category} ${scores[category]}: ${failing.join('; ')}`);
+  });
+}
