@@ -378,20 +378,30 @@ test('the coordinates are on the board\'s rim, outside the squares', async () =>
   await page.context().close();
 });
 
-test('in dark mode the black player\'s swatch stands out from its box', async () => {
-  const page = await newPage(browser, { ...DESKTOP, colorScheme: 'dark' });
-  await openGame(page, 'Nox', { mode: 'same_device' });
-  const contrast = await page.evaluate(() => {
-    const rgb = (text) => text.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number);
-    const luminance = ([r, g, b]) => {
-      const channel = (v) => { const c = v / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
-      return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
-    };
-    const ratio = (a, b) => { const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x); return (hi + 0.05) / (lo + 0.05); };
-    const swatch = getComputedStyle(document.querySelector('#player-black .swatch'));
-    const box = getComputedStyle(document.querySelector('#player-black'));
-    return ratio(rgb(swatch.borderTopColor), rgb(box.backgroundColor));
+for (const [label, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+  test(`${label}: in dark mode the black player's swatch stands out from its box`, async () => {
+    const page = await newPage(browser, { ...options, colorScheme: 'dark' });
+    await openGame(page, 'Nox', { mode: 'same_device' });
+    for (const square of ['d3', 'c5', 'f6', 'f5', 'e6', 'e3']) {
+      await waitForTurnOrEnd(page);
+      await page.click(`#board [data-square="${square}"]`);
+    }
+    await waitForMoves(page, '1. d3 c5 2. f6 f5 3. e6 e3');
+    await page.waitForTimeout(600); // the last flips end
+    await screenshot(page, `game-dark-${label}`);
+    const contrast = await page.evaluate(() => {
+      const rgb = (text) => text.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number);
+      const luminance = ([r, g, b]) => {
+        const channel = (v) => { const c = v / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+        return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+      };
+      const ratio = (a, b) => { const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x); return (hi + 0.05) / (lo + 0.05); };
+      const swatch = getComputedStyle(document.querySelector('#player-black .swatch'));
+      const box = getComputedStyle(document.querySelector('#player-black'));
+      return ratio(rgb(swatch.borderTopColor), rgb(box.backgroundColor));
+    });
+    assert.ok(contrast >= 3, `swatch edge contrast ${contrast.toFixed(2)}`);
+    await page.context().close();
   });
-  assert.ok(contrast >= 3, `swatch edge contrast ${contrast.toFixed(2)}`);
-  await page.context().close();
-});
+}
+

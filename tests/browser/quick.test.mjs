@@ -119,13 +119,15 @@ test('alone in the queue, the player gets the computer, clearly labelled', async
   const page = await home(lonely, 'Dee');
   await page.click('#quick-game');
   await page.waitForFunction(() => /Searching for an opponent/.test(document.querySelector('#quick-status').textContent));
-  await page.waitForURL(GAME_URL, { timeout: 10000 });
+  await page.waitForURL(/\/game\/[A-Za-z0-9]+\?stand-in$/, { timeout: 10000 });
   await page.waitForSelector('body[data-you]');
   const colour = await you(page);
   assert.ok(colour === 'black' || colour === 'white', colour);
   const opponent = colour === 'black' ? 'white' : 'black';
   assert.match(await page.textContent(`#name-${opponent}`), /^Computer · level ([1-9]|10) \(≈[\d,]+\)$/);
   assert.equal(await page.textContent(`#name-${colour}`), 'Dee (you)');
+  // The game page says why the computer is the opponent, and that the game is not rated.
+  assert.equal(await page.textContent('#role-note'), 'Nobody else was free when you pressed Play, so the computer stands in at a level near your rating. This game is not rated.');
   // The game goes on: the player's turn comes (after the computer's reply if it has Black).
   assert.equal(await waitForTurnOrEnd(page), 'live');
   assertNoConsoleErrors(page);

@@ -3,23 +3,23 @@
 // come from the server.
 import * as api from './api.js';
 import { Board, squareIndex } from './board/Board.js';
-import { ClientMsg, Connection, GameSocket, Mode, Seat, Side, Status } from './protocol.js';
+import { ClientMsg, Connection, GameSocket, Side, Status } from './protocol.js';
 import { setShowLegalMoves, showLegalMoves } from './prefs.js';
-import { formatChange, formatRating, profileUrl } from './account.js';
 import { renderHeader } from './header.js';
 import { fillLevels, watchChoice } from './levels.js';
 import { pluralDiscs } from './text.js';
 import {
-  SIDE_NAME, canPlay, initialModel, playerName, reasonText, reduce, resultTitle, scoreText, shownPosition, view,
-  withError, withStored,
+  canPlay, initialModel, playerName, reduce, shownPosition, view, withError, withStored,
 } from './game/model.js';
 import { renderClocks, renderPlayers } from './game/players.js';
+import { renderControls } from './game/controls.js';
+import { renderResult } from './game/result.js';
+import { renderDescription, renderOverlays, renderTurn } from './game/status.js';
 import { MoveList } from './game/moves.js';
 import { Sound, play as playSound, setSoundOn, soundOn } from './game/sound.js';
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
-const TIMED = new Set([Mode.FRIEND, Mode.QUICK, Mode.RANKED]);
 const CAPTURE_FLIPS = 5;
 
 let model = initialModel();
@@ -35,7 +35,6 @@ hints.checked = showLegalMoves();
 const socket = new GameSocket(gameId, { onMessage: receive, onConnection: connection });
 $('download-record').href = api.recordUrl(gameId);
 
-const isPlayer = () => model.game && model.game.you !== Seat.SPECTATOR;
 const isSide = (seat) => seat === Side.BLACK || seat === Side.WHITE;
 
 function send(msg) {
@@ -116,12 +115,12 @@ function render() {
   board.setPosition(shown.board, { lastMove: shown.lastMove, animate: model.animate && shown.live });
   renderPlayers(model, shown.counts);
   renderClocks(model, performance.now());
-  renderTurn();
-  renderOverlays();
-  renderControls();
-  renderResult();
+  renderTurn(model);
+  renderOverlays(model);
+  renderControls(model, { board, showLegal: hints.checked, play });
+  renderResult(model, resultClosed);
   renderMoves();
-  renderDescription(shown);
+  renderDescription(model, shown);
   renderError();
 }
 
@@ -130,160 +129,6 @@ function renderError() {
   line.textContent = model.error;
   line.hidden = !model.error;
   if (model.missing) showMissing();
-}
-
-function renderTurn() {
-  const { game } = model;
-  const turn = $('turn');
-  const side = game.to_move;
-  if (game.status !== Status.LIVE || !side) turn.textContent = game.you === Seat.SPECTATOR ? 'Game over · you are watching' : 'Game over';
-  else if (game.you === Seat.BOTH) turn.textContent = `${SIDE_NAME[side]} to move`;
-  else if (game.you === side) turn.textContent = `Your move (${SIDE_NAME[side]})`;
-  else if (game.players[side].computer) turn.textContent = 'The computer is thinking…';
-  else if (game.you === Seat.SPECTATOR) turn.textContent = `${playerName(game, side)} (${SIDE_NAME[side]}) to move · you are watching`;
-  else turn.textContent = `Waiting for ${playerName(game, side)} (${SIDE_NAME[side]})`;
-}
-
-/** The pass, looking-back and draw-offer notes, drawn over the board so nothing moves. */
-function renderOverlays() {
-  const { game } = model;
-  const pass = $('pass-banner');
-  pass.hidden = !model.pass || model.viewing !== null || game.status !== Status.LIVE;
-  pass.textContent = model.pass;
-
-  const note = $('viewing');
-  note.hidden = model.viewing === null;
-  note.textContent = model.viewing === null ? '' : `Looking back: the position after move ${model.viewing}. Press Live position (or End) to return.`;
-
-  const banner = $('draw-banner');
-  const offer = game.draw_offer;
-  banner.hidden = !offer || game.status !== Status.LIVE;
-  if (!banner.hidden) {
-    const mine = game.you === offer;
-    $('draw-text').textContent = mine ? 'You offered a draw. Waiting for the answer.' : `${playerName(game, offer)} offers a draw.`;
-    $('draw-answer').hidden = mine || !isPlayer();
-  }
-}
-
-function renderControls() {
-  const { game } = model;
-  const live = game.status === Status.LIVE;
-  const player = isPlayer();
-  const playable = canPlay(game) && model.viewing === null;
-  board.showMoves(playable ? game.legal : [], { mover: game.to_move, dots: hints.checked });
-
-  // The controls card keeps its place and size: live controls during the game, the way on
-  // after it.
-  $('actions').hidden = !player;
-  $('live-actions').hidden = !live;
-  $('after-actions').hidden = live;
-  $('type-move').hidden = !live;
-  $('legal-moves').hidden = !live || !hints.checked;
-  $('undo').hidden = !(live && !TIMED.has(game.mode));
-  $('undo').disabled = !game.moves.length;
-  $('offer-draw').hidden = !(live && TIMED.has(game.mode) && game.you !== Seat.BOTH);
-  $('offer-draw').disabled = game.draw_offer !== null;
-  $('resign').hidden = !live;
-  $('resign').textContent = game.you === Seat.BOTH && game.to_move ? `Resign for ${SIDE_NAME[game.to_move]}` : 'Resign';
-  $('move-input').setAttribute('aria-disabled', playable ? 'false' : 'true');
-  $('type-move-play').setAttribute('aria-disabled', playable ? 'false' : 'true');
-  renderLegalList(playable && hints.checked);
-
-  const note = $('role-note');
-  const standIn = game.mode === Mode.QUICK && [Side.BLACK, Side.WHITE].some((side) => game.players[side].computer);
-  if (game.you === Seat.SPECTATOR) {
-    note.textContent = 'You are watching this game. Moves appear as they are played.';
-  } else if (standIn) {
-    note.textContent = 'Nobody else was free when you pressed Quick game, so the computer stands in at a level '
-      + 'near your rating. This game is not rated.';
-  } else {
-    note.textContent = '';
-  }
-  note.hidden = !note.textContent;
-  // Spectators of a live game are here to watch, not to import.
-  $('import').hidden = game.you === Seat.SPECTATOR && live;
-}
-
-function renderLegalList(show) {
-  const list = $('legal-list');
-  const { game } = model;
-  const key = show ? game.legal.map((move) => move.square).join(' ') : 'waiting';
-  if (list.dataset.key === key) return;
-  list.dataset.key = key;
-  const hadFocus = list.contains(document.activeElement);
-  list.replaceChildren();
-  if (!show) {
-    const wait = document.createElement('p');
-    wait.className = 'muted';
-    wait.textContent = 'Your legal moves appear here on your turn.';
-    list.append(wait);
-  }
-  for (const move of show ? game.legal : []) {
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.dataset.square = move.square;
-    button.textContent = move.square;
-    button.title = `Flips ${pluralDiscs(move.flips.length)}`;
-    button.addEventListener('click', () => play(move.square));
-    list.append(button);
-  }
-  // The focus stays in the controls: on the first legal move, or on the move box.
-  if (hadFocus) (list.querySelector('button') || $('move-input')).focus();
-}
-
-function renderResult() {
-  const { game } = model;
-  const panel = $('result');
-  const over = game.status !== Status.LIVE && Boolean(game.result);
-  panel.hidden = !over || resultClosed;
-  if (!over) return;
-  $('result-title').textContent = resultTitle(model);
-  $('result-score').textContent = scoreText(game.counts);
-  $('result-reason').textContent = reasonText(model);
-  renderRating();
-  const rematch = $('rematch');
-  const { asked, left } = game.rematch;
-  rematch.hidden = !isPlayer() || left.length > 0 || (game.you !== Seat.BOTH && asked.includes(game.you));
-  let text = '';
-  if (left.length) text = 'Your opponent left: no rematch in this game.';
-  else if (game.you !== Seat.BOTH && asked.includes(game.you)) text = 'Rematch asked. Waiting for your opponent…';
-  else if (asked.length && isPlayer()) text = `${playerName(game, asked[0])} wants a rematch.`;
-  $('rematch-status').textContent = text;
-}
-
-/** The result panel's rating lines: a player sees their own, anyone else both. */
-function renderRating() {
-  const { game, ratingChanges } = model;
-  const box = $('result-rating');
-  box.replaceChildren();
-  if (!ratingChanges) return;
-  const player = isSide(game.you);
-  for (const side of player ? [game.you] : [Side.BLACK, Side.WHITE]) {
-    const change = ratingChanges[side];
-    if (!change) continue;
-    const line = document.createElement('p');
-    line.className = 'rating-line';
-    line.dataset.side = side;
-    if (player) {
-      line.append('Your rating: ');
-    } else {
-      const name = game.players[side] && !game.players[side].computer ? game.players[side].name : null;
-      if (name) {
-        const link = document.createElement('a');
-        link.href = profileUrl(name);
-        link.textContent = name;
-        line.append(link, ` (${SIDE_NAME[side]}): `);
-      } else {
-        line.append(`${SIDE_NAME[side]}: `);
-      }
-    }
-    const value = document.createElement('span');
-    value.className = change.change > 0 ? 'change-up' : change.change < 0 ? 'change-down' : '';
-    value.textContent = formatChange(change.change);
-    line.append(value, ` · ${formatRating(change.after, change.provisional)}`);
-    line.title = `Before: ${formatRating(change.before, false)}`;
-    box.append(line);
-  }
 }
 
 const knownCounts = () => [...model.positions.keys()].sort((a, b) => a - b);
@@ -299,18 +144,6 @@ function renderMoves() {
   $('nav-forward').disabled = model.viewing === null;
   $('nav-live').disabled = model.viewing === null;
   $('nav-note').hidden = game.moves.every((ply) => model.positions.has(ply.number));
-}
-
-function renderDescription(shown) {
-  const squares = { X: [], O: [] };
-  for (let index = 0; index < 64; index += 1) {
-    const code = shown.board[index];
-    if (code in squares) squares[code].push(`${'abcdefgh'[index % 8]}${Math.floor(index / 8) + 1}`);
-  }
-  const { game } = model;
-  const turn = !shown.live ? `After move ${model.viewing}. ` : game.status === Status.LIVE ? `${SIDE_NAME[game.to_move]} to move. ` : 'The game is over. ';
-  $('description').textContent = `${turn}Black (${squares.X.length}): ${squares.X.join(', ') || 'none'}. `
-    + `White (${squares.O.length}): ${squares.O.join(', ') || 'none'}. ${shown.counts.empty} empty squares.`;
 }
 
 function showMissing() {

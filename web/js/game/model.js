@@ -192,6 +192,9 @@ export function shownPosition(model) {
   return { board: game.board, lastMove: game.last_move, counts: game.counts, live: true };
 }
 
+/** Whether the viewer plays in this game (one side, or both on one device). */
+export const isPlayer = (game) => Boolean(game) && game.you !== Seat.SPECTATOR;
+
 /** Whether the viewer may move now. */
 export const canPlay = (game) =>
   Boolean(game) && game.status === Status.LIVE && (game.you === Seat.BOTH || game.you === game.to_move);

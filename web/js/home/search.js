@@ -131,7 +131,8 @@ function onQueueMessage(current, msg) {
       setCardStatus(card, opponent.computer
         ? `Nobody else was free: you play ${name}. Starting the game…`
         : `Found ${name}. Starting the game…`);
-      location.assign(`/game/${encodeURIComponent(msg.game_id)}`);
+      // The game page explains a computer standing in for the opponent nobody found.
+      location.assign(`/game/${encodeURIComponent(msg.game_id)}${opponent.computer ? '?stand-in' : ''}`);
       return;
     }
     case QueueServerMsg.CANCELLED:

@@ -1,0 +1,64 @@
+// The result over the board at the end: what happened to the viewer, the score, why, the
+// rating change, and the rematch.
+import { Seat, Side, Status } from '../protocol.js';
+import { formatChange, formatRating, profileUrl } from '../account.js';
+import { SIDE_NAME, isPlayer, playerName, reasonText, resultTitle, scoreText } from './model.js';
+
+const $ = (id) => document.getElementById(id);
+const isSide = (seat) => seat === Side.BLACK || seat === Side.WHITE;
+
+/** Draws the result panel; `closed` when the player closed it to see the board. */
+export function renderResult(model, closed) {
+  const { game } = model;
+  const panel = $('result');
+  const over = game.status !== Status.LIVE && Boolean(game.result);
+  panel.hidden = !over || closed;
+  if (!over) return;
+  $('result-title').textContent = resultTitle(model);
+  $('result-score').textContent = scoreText(game.counts);
+  $('result-reason').textContent = reasonText(model);
+  renderRating(model);
+  const rematch = $('rematch');
+  const { asked, left } = game.rematch;
+  rematch.hidden = !isPlayer(game) || left.length > 0 || (game.you !== Seat.BOTH && asked.includes(game.you));
+  let text = '';
+  if (left.length) text = 'Your opponent left: no rematch in this game.';
+  else if (game.you !== Seat.BOTH && asked.includes(game.you)) text = 'Rematch asked. Waiting for your opponent…';
+  else if (asked.length && isPlayer(game)) text = `${playerName(game, asked[0])} wants a rematch.`;
+  $('rematch-status').textContent = text;
+}
+
+/** The result panel's rating lines: a player sees their own, anyone else both. */
+function renderRating(model) {
+  const { game, ratingChanges } = model;
+  const box = $('result-rating');
+  box.replaceChildren();
+  if (!ratingChanges) return;
+  const player = isSide(game.you);
+  for (const side of player ? [game.you] : [Side.BLACK, Side.WHITE]) {
+    const change = ratingChanges[side];
+    if (!change) continue;
+    const line = document.createElement('p');
+    line.className = 'rating-line';
+    line.dataset.side = side;
+    if (player) {
+      line.append('Your rating: ');
+    } else {
+      const name = game.players[side] && !game.players[side].computer ? game.players[side].name : null;
+      if (name) {
+        const link = document.createElement('a');
+        link.href = profileUrl(name);
+        link.textContent = name;
+        line.append(link, ` (${SIDE_NAME[side]}): `);
+      } else {
+        line.append(`${SIDE_NAME[side]}: `);
+      }
+    }
+    const value = document.createElement('span');
+    value.className = change.change > 0 ? 'change-up' : change.change < 0 ? 'change-down' : '';
+    value.textContent = formatChange(change.change);
+    line.append(value, ` · ${formatRating(change.after, change.provisional)}`);
+    line.title = `Before: ${formatRating(change.before, false)}`;
+    box.append(line);
+  }
+}
