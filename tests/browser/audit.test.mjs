@@ -46,27 +46,25 @@ async function axeViolations(page) {
   });
 }
 
+/** A new game against the computer at level 1 for the page's player, playing `color`. */
+const computerGame = (page, color) => page.evaluate(async (body) => {
+  const response = await fetch('/api/games', {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+  });
+  return response.json();
+}, { mode: 'computer', level: 1, color });
+
 /** Sets up what every page needs: a signed-in player with a name (for a profile), a live game
  *  and a finished one. Returns the pages to audit. */
 async function setUp() {
   const ann = await newPage(browser, { viewport: { width: 1280, height: 800 }, bypassCSP: true });
   await signInAs(ann, server.base, provider, 'audit-ann', 'Annika');
-  const live = await ann.evaluate(async () => {
-    const response = await fetch('/api/games', {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ mode: 'computer', level: 1, color: 'black' }),
-    });
-    return response.json();
-  });
+  const live = await computerGame(ann, 'black');
   await ann.goto(`${server.base}${live.url}`);
   await waitForTurnOrEnd(ann);
   await ann.locator('#board .square.legal').first().click();
   await ann.waitForFunction(() => document.querySelectorAll('#moves li').length >= 2);
-  const finished = await ann.evaluate(async () => {
-    const response = await fetch('/api/games', {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ mode: 'computer', level: 1, color: 'white' }),
-    });
-    return response.json();
-  });
+  const finished = await computerGame(ann, 'white');
   await ann.goto(`${server.base}${finished.url}`);
   await waitForTurnOrEnd(ann);
   await ann.click('#resign');

@@ -8,13 +8,16 @@ export const movesAsShown = (page) => page.evaluate(() => [...document.querySele
   return number ? `${number} ${move}` : move;
 }).join(' '));
 
-/** Waits until the move list reads `text`. */
-export const waitForMoves = (page, text) => page.waitForFunction((want) => [...document.querySelectorAll('#moves li')].map((item) => {
-  const number = item.querySelector('.move-no')?.textContent;
-  const move = [...item.querySelector('.move').childNodes].filter((node) => node.nodeType === Node.TEXT_NODE)
-    .map((node) => node.textContent).join('');
-  return number ? `${number} ${move}` : move;
-}).join(' ') === want, text);
+/** Waits (up to 10 s) until the move list reads `text`. */
+export async function waitForMoves(page, text) {
+  const deadline = Date.now() + 10000;
+  let shown = await movesAsShown(page);
+  while (shown !== text) {
+    if (Date.now() > deadline) throw new Error(`the move list reads "${shown}", not "${text}"`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    shown = await movesAsShown(page);
+  }
+}
 
 /** Starts summing the page's layout shifts that no input caused (Cumulative Layout Shift). */
 export async function watchLayoutShift(page) {

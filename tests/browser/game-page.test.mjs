@@ -265,13 +265,18 @@ test('after a legal-move button plays, the focus stays in the controls', async (
   await page.context().close();
 });
 
-test('the result says what happened to you', async () => {
-  const page = await newPage(browser, DESKTOP);
-  await openGame(page, 'Oto', { mode: 'computer', level: 1, color: 'white' });
+/** Opens a game against the computer for `name` playing `color`, and resigns it. */
+async function resignedComputerGame(page, name, color) {
+  await openGame(page, name, { mode: 'computer', level: 1, color });
   await waitForTurnOrEnd(page);
   await page.click('#resign');
   await page.click('#resign-confirm');
   await page.waitForSelector('#result:not([hidden])');
+}
+
+test('the result says what happened to you', async () => {
+  const page = await newPage(browser, DESKTOP);
+  await resignedComputerGame(page, 'Oto', 'white');
   assert.equal(await page.textContent('#result-title'), 'You lost');
   assert.equal(await page.textContent('#result-reason'), 'You resigned.');
   await page.context().close();
@@ -279,11 +284,7 @@ test('the result says what happened to you', async () => {
 
 test('a rematch against the computer keeps the colour you chose', async () => {
   const page = await newPage(browser, DESKTOP);
-  await openGame(page, 'Cy', { mode: 'computer', level: 1, color: 'white' });
-  await waitForTurnOrEnd(page);
-  await page.click('#resign');
-  await page.click('#resign-confirm');
-  await page.waitForSelector('#result:not([hidden])');
+  await resignedComputerGame(page, 'Cy', 'white');
   const first = page.url();
   await page.click('#rematch');
   await page.waitForURL((url) => url.href !== first);
