@@ -80,6 +80,7 @@ async function setUp() {
       profile: '/players/Annika',
       rules: '/rules',
       'friend link': '/join/nosuchcode',
+      'public name': '/welcome',
       'not found': '/no/such/page',
     },
   };
