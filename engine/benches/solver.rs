@@ -1,7 +1,8 @@
-//! Exact solves of positions with 14 and 18 empties, reached by fixed random games.
+//! Exact solves of positions with 14 and 18 empties, reached by fixed random games, on one
+//! thread and (the 18-empty one) on two.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use outflank_engine::solve::solve;
+use outflank_engine::solve::{SolveOptions, solve, solve_with};
 use outflank_engine::{Board, Move};
 
 /// The position of a random game (fixed by `seed`) once `empties` squares are left.
@@ -32,6 +33,10 @@ fn solver(c: &mut Criterion) {
     });
     let eighteen = position(7, 18);
     group.bench_function("one position with 18 empties", |b| b.iter(|| solve(&eighteen).score));
+    let two = SolveOptions { threads: 2, ..SolveOptions::default() };
+    group.bench_function("one position with 18 empties, two threads", |b| {
+        b.iter(|| solve_with(&eighteen, &two).map(|solution| solution.score))
+    });
     group.finish();
 }
 

@@ -7,15 +7,19 @@
 //!
 //! How: a first search with a window around 0 settles who wins, a second one the exact score
 //! on that side (principal variation search, fail-soft). Positions with 8 or more empties use
-//! a transposition table (allocated per solve, up to about 100 MB for 23 or more empties),
-//! with enhanced transposition cutoffs from 10 empties; moves are ordered by the table's move,
-//! then by a shallow search over the trained evaluation (16 or more empties) or fastest-first (fewest
-//! replies left to the opponent). A stable-disc estimate cuts positions that cannot reach
-//! alpha. Up to 6 empties, moves in quadrants with an odd number of empties come first; the
-//! last four empties have their own solvers, and the last one only counts flips.
+//! a transposition table: a small one (4 MB, mostly in cache) for 8 to 11 empties and one of
+//! up to 128 MB (for 23 or more empties) above, with enhanced transposition cutoffs from 10
+//! empties. A node searches the table's move first, alone, and generates and orders the others
+//! only when it did not refute the position: by a shallow search over the trained evaluation
+//! (16 or more empties) or fastest-first (fewest replies left to the opponent). Each move keeps
+//! the replies it leaves, so the child does not generate its moves again. A stable-disc
+//! estimate cuts positions that cannot reach alpha. With 5 empties, moves in quadrants with an
+//! odd number of empties come first; the last four empties have their own solvers, and the
+//! last one only counts flips.
 //!
-//! With [`SolveOptions::threads`] above one, helper threads share the table (lockless) and
-//! spread over different subtrees; see [`solve_with`].
+//! With [`SolveOptions::threads`] above one, threads share the tables (lockless) and split the
+//! moves of nodes whose first move did not refute them (Young Brothers Wait); see
+//! [`solve_with`].
 //!
 //! ```
 //! use outflank_engine::solve::{solve, Solution};
@@ -27,13 +31,16 @@
 //! assert_eq!((score, best), (25 - 39, Some(Move::Pass)));
 //! ```
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use thiserror::Error;
 
 use crate::{Board, Move};
+use parallel::{PARALLEL_POLL, Pool, SplitPoint};
 
 mod last_empties;
+mod parallel;
 mod search;
 mod stability;
 mod tt;
@@ -114,39 +121,48 @@ pub fn solve(board: &Board) -> Solution {
 /// [`SolveError::NodeLimit`] when the node limit is reached first, [`SolveError::Cancelled`]
 /// when the cancel flag is set during the search.
 ///
-/// With `threads` above one, helper threads search the same position over the shared
-/// transposition table while the caller's thread leads: a helper that reaches a position
-/// another thread is already searching leaves it for last (ABDADA's rule), so the threads
-/// spread over different subtrees and each finds the others' results in the table. The
-/// caller's thread alone decides the result; the helpers stop when it is done.
+/// With `threads` above one, the caller's thread leads the search and the others help it by
+/// Young Brothers Wait: at a node of 12 or more empties whose first move did not refute it,
+/// the moves left are shared out among the threads that are idle, and a cutoff there stops
+/// the others' searches below it. All of them use the same transposition tables. The leading thread alone decides
+/// the result; the helpers stop when it is done.
 pub fn solve_with(board: &Board, options: &SolveOptions) -> Result<Solution, SolveError> {
     let (p, o) = board.raw();
     let empties = (!(p | o)).count_ones();
-    let table = tt::Table::new(table_bits(empties));
+    let table = Tables {
+        far: tt::Table::new(table_bits(empties)),
+        near: tt::Table::new(NEAR_TABLE_BITS.min(table_bits(empties))),
+    };
     let threads = options.threads.max(1);
     if threads == 1 || empties < PARALLEL_MIN {
         return solve_on(p, o, options, &table, None);
     }
-    let busy = Busy::new();
-    let done = AtomicBool::new(false);
-    let helper_nodes = std::sync::atomic::AtomicU64::new(0);
+    let pool = Pool::default();
+    let helper_nodes = AtomicU64::new(0);
     let outcome = std::thread::scope(|scope| {
-        for helper in 1..threads {
-            let (table, busy, done, helper_nodes) = (&table, &busy, &done, &helper_nodes);
+        for _ in 1..threads {
+            let (table, pool, helper_nodes) = (&table, &pool, &helper_nodes);
             scope.spawn(move || {
                 let helper_options =
-                    SolveOptions { node_limit: None, cancel: Some(done), ..*options };
+                    SolveOptions { node_limit: None, cancel: Some(&pool.done), ..*options };
                 let mut search = Search::new(&helper_options, table);
-                search.shared = Some(Shared { busy, helper: helper as u32 });
-                let _ = match options.goal {
-                    Goal::Exact => search.exact(p, o),
-                    Goal::WinLossDraw => search.root(p, o, -1, 1),
-                };
+                search.pool = Some(pool);
+                search.poll = PARALLEL_POLL;
+                search.schedule_check();
+                while let Some(split) = pool.wait_for_work(None, true) {
+                    search.work_split(&split);
+                    pool.leave(&split);
+                    if !search.aborted && search.stopped.is_some() {
+                        break;
+                    }
+                    search.stopped = None;
+                    search.aborted = false;
+                }
                 helper_nodes.fetch_add(search.nodes, Ordering::Relaxed);
             });
         }
-        let outcome = solve_on(p, o, options, &table, Some(&busy));
-        done.store(true, Ordering::Relaxed);
+        let outcome = solve_on(p, o, options, &table, Some(&pool));
+        pool.finish();
         outcome
     });
     outcome.map(|solution| Solution {
@@ -159,16 +175,20 @@ pub fn solve_with(board: &Board, options: &SolveOptions) -> Result<Solution, Sol
 /// whole solve.
 const PARALLEL_MIN: u32 = 14;
 
-/// One thread's solve of `(p, o)`, as the leader when `busy` is given.
+/// One thread's solve of `(p, o)`, leading the helpers of `pool` if given.
 fn solve_on(
     p: u64,
     o: u64,
     options: &SolveOptions,
-    table: &tt::Table,
-    busy: Option<&Busy>,
+    table: &Tables,
+    pool: Option<&Pool>,
 ) -> Result<Solution, SolveError> {
     let mut search = Search::new(options, table);
-    search.shared = busy.map(|busy| Shared { busy, helper: 0 });
+    if pool.is_some() {
+        search.pool = pool;
+        search.poll = PARALLEL_POLL;
+        search.schedule_check();
+    }
     // A flag set before the call cancels at once.
     search.check_limits();
     let (score, best) = match options.goal {
@@ -203,70 +223,23 @@ struct Search<'a> {
     next_check: u64,
     /// Set once the search must unwind; every score computed after it is meaningless.
     stopped: Option<SolveError>,
-    table: &'a tt::Table,
+    table: &'a Tables,
     /// The move lists of the positions being searched, one after the other, so that the
     /// recursion allocates nothing.
     candidates: Vec<search::Candidate>,
-    /// With several threads: what they share besides the table.
-    shared: Option<Shared<'a>>,
-}
-
-/// What the threads of a parallel solve share besides the table.
-#[derive(Clone, Copy, Debug)]
-struct Shared<'a> {
-    busy: &'a Busy,
-    /// 0 for the leading thread, then 1, 2, …: helpers start their root moves at a different
-    /// place.
-    helper: u32,
-}
-
-/// Positions some thread is searching now, by hash: a small table of claims.
-#[derive(Debug)]
-struct Busy {
-    claims: Vec<std::sync::atomic::AtomicU64>,
-}
-
-impl Busy {
-    const SIZE: usize = 1 << 14;
-
-    fn new() -> Busy {
-        Busy { claims: (0..Self::SIZE).map(|_| std::sync::atomic::AtomicU64::new(0)).collect() }
-    }
-
-    #[inline]
-    fn key(p: u64, o: u64) -> u64 {
-        let mixed = p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        (mixed ^ (mixed >> 29)) | 1
-    }
-
-    #[inline]
-    fn slot(&self, key: u64) -> &std::sync::atomic::AtomicU64 {
-        &self.claims[(key >> 40) as usize & (Self::SIZE - 1)]
-    }
-
-    /// Whether some thread claimed the position.
-    #[inline]
-    fn is_busy(&self, p: u64, o: u64) -> bool {
-        let key = Self::key(p, o);
-        self.slot(key).load(Ordering::Relaxed) == key
-    }
-
-    /// Claims the position for this thread's search; `release` gives it back.
-    #[inline]
-    fn claim(&self, p: u64, o: u64) -> u64 {
-        let key = Self::key(p, o);
-        self.slot(key).store(key, Ordering::Relaxed);
-        key
-    }
-
-    #[inline]
-    fn release(&self, key: u64) {
-        let _ = self.slot(key).compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
-    }
+    /// With several threads: the split points and idle threads.
+    pool: Option<&'a Pool>,
+    /// The innermost split point this thread is searching a move of.
+    split: Option<Arc<SplitPoint>>,
+    /// Whether `stopped` only means that a split point was refuted elsewhere (the search
+    /// unwinds to it, then goes on).
+    aborted: bool,
+    /// Nodes between two polls of the limits and flags.
+    poll: u64,
 }
 
 impl<'a> Search<'a> {
-    fn new(options: &SolveOptions<'a>, table: &'a tt::Table) -> Self {
+    fn new(options: &SolveOptions<'a>, table: &'a Tables) -> Self {
         let mut search = Search {
             scoring: options.scoring,
             nodes: 0,
@@ -276,14 +249,17 @@ impl<'a> Search<'a> {
             stopped: None,
             table,
             candidates: Vec::with_capacity(64 * 64),
-            shared: None,
+            pool: None,
+            split: None,
+            aborted: false,
+            poll: POLL_INTERVAL,
         };
         search.schedule_check();
         search
     }
 
     fn schedule_check(&mut self) {
-        let poll = self.nodes + POLL_INTERVAL;
+        let poll = self.nodes + self.poll;
         // The limit is exceeded by the node after the last allowed one.
         self.next_check = self.node_limit.map_or(poll, |limit| poll.min(limit.saturating_add(1)));
     }
@@ -308,6 +284,10 @@ impl<'a> Search<'a> {
         if self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
             self.stopped = Some(SolveError::Cancelled);
         }
+        if self.stopped.is_none() && self.split.as_ref().is_some_and(|split| split.stopped()) {
+            self.stopped = Some(SolveError::Cancelled);
+            self.aborted = true;
+        }
         self.schedule_check();
     }
 
@@ -330,6 +310,28 @@ impl<'a> Search<'a> {
         final_score(self.scoring, p, o)
     }
 }
+
+/// The transposition tables: a small one (mostly in cache) for positions with few empties,
+/// the most numerous and the quickest to redo, and a large one for the others.
+#[derive(Debug)]
+struct Tables {
+    near: tt::Table,
+    far: tt::Table,
+}
+
+impl Search<'_> {
+    /// The table for positions with `empties` empties.
+    #[inline]
+    fn table_for(&self, empties: u32) -> &tt::Table {
+        if empties < FAR_TABLE_MIN { &self.table.near } else { &self.table.far }
+    }
+}
+
+/// Buckets of the small table, as a power of two: 4 MB, which mostly stays in cache.
+const NEAR_TABLE_BITS: u32 = 16;
+
+/// Fewest empties of the positions kept in the large table.
+const FAR_TABLE_MIN: u32 = 12;
 
 /// Buckets of the transposition table, as a power of two: enough for the nodes that store.
 fn table_bits(empties: u32) -> u32 {
@@ -367,4 +369,46 @@ const QUADRANTS: [u64; 4] =
 #[inline]
 fn odd_quadrants(empties: u64) -> u64 {
     QUADRANTS.iter().filter(|&&q| (empties & q).count_ones() & 1 == 1).fold(0, |acc, &q| acc | q)
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// FFO #40 (20 empties).
+    fn ffo_40() -> Board {
+        "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X".parse().unwrap()
+    }
+
+    #[test]
+    fn a_parallel_solve_stops_at_its_node_limit() {
+        let options = SolveOptions { threads: 2, node_limit: Some(50_000), ..Default::default() };
+        assert_eq!(solve_with(&ffo_40(), &options), Err(SolveError::NodeLimit(50_000)));
+    }
+
+    #[test]
+    fn a_parallel_solve_stops_when_cancelled_midway() {
+        let cancel = AtomicBool::new(false);
+        let options = SolveOptions { threads: 2, cancel: Some(&cancel), ..Default::default() };
+        let outcome = std::thread::scope(|scope| {
+            let solving = scope.spawn(|| solve_with(&ffo_40(), &options));
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            cancel.store(true, Ordering::Relaxed);
+            solving.join().unwrap()
+        });
+        assert_eq!(outcome, Err(SolveError::Cancelled));
+    }
+
+    #[test]
+    fn two_threads_find_the_published_score() {
+        let options = SolveOptions {
+            threads: 2,
+            scoring: Scoring::EmptiesToWinner,
+            goal: Goal::Exact,
+            ..Default::default()
+        };
+        let solution = solve_with(&ffo_40(), &options).unwrap();
+        assert_eq!((solution.score, solution.best), (38, Some(Move::Place(crate::Square::A2))));
+        let sign = solve_with(&ffo_40(), &SolveOptions { goal: Goal::WinLossDraw, ..options });
+        assert_eq!(sign.unwrap().score, 1);
+    }
 }

@@ -2,17 +2,27 @@
 //!
 //! Fail-soft alpha-beta with principal variation search: the first move gets the full window,
 //! the others a null window and a re-search when they beat it. Positions with many empties
-//! use the transposition table (with enhanced transposition cutoffs), order moves
-//! fastest-first and try a stability cutoff; positions with few empties order by parity only.
+//! use the transposition table (with enhanced transposition cutoffs), try the table's move
+//! before generating the others, order the rest fastest-first (or by a shallow search, with
+//! 16 or more empties) and try a stability cutoff; positions with five empties order by
+//! parity only. A parent's move list already holds each child's legal moves, which the child
+//! takes instead of generating them again. In a parallel solve, nodes of [`SPLIT_MIN`] or
+//! more empties share their moves out once the first has not refuted them
+//! ([`super::parallel`]).
 
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use super::parallel::{Pool, SplitPoint};
 use super::stability::stable_discs;
 use super::tt::NO_MOVE;
-use super::{SQUARE_CLASSES, Search, odd_quadrants};
+use super::{SQUARE_CLASSES, Search, SolveError, odd_quadrants};
 use crate::movegen;
 use crate::{Move, Square};
 
-/// Most empties searched by parity ordering alone.
-const SHALLOW_MAX: u32 = 6;
+/// Most empties searched by parity ordering alone (with six, fastest-first saves about 6 %
+/// of the nodes on FFO #40-#49).
+const SHALLOW_MAX: u32 = 5;
 /// Fewest empties at which positions are stored in the transposition table; below, a
 /// table lookup (a likely cache miss) costs more than it saves.
 const TABLE_MIN: u32 = 8;
@@ -24,18 +34,24 @@ const ETC_MIN: u32 = 10;
 const ESTIMATE_MIN: u32 = 16;
 /// Deepest ordering search, so that many empties do not make ordering dearer than solving.
 const ESTIMATE_MAX_DEPTH: u32 = 6;
-/// Fewest empties at which a parallel solve's threads claim the positions they search, and
-/// leave other threads' claims for last.
-const CLAIM_MIN: u32 = 12;
+/// Fewest empties at which a node of a parallel solve shares its moves with idle threads
+/// (Young Brothers Wait); below, a subtree is too small to be worth the hand-over.
+const SPLIT_MIN: u32 = 12;
 /// Whether ordering searches use the trained evaluation.
 const TRAINED_ORDERING: bool = true;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
+/// Stands for legal moves not computed yet: never a real move set, since a position always
+/// has discs.
+const UNKNOWN: u64 = u64::MAX;
+
 /// A move with its flips and its ordering key.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Candidate {
     flipped: u64,
+    /// The opponent's legal moves after this one.
+    moves: u64,
     square: u8,
     key: i32,
 }
@@ -64,11 +80,15 @@ fn corner_stability(p: u64) -> u32 {
     (anchored & p).count_ones()
 }
 
+/// How far below `2 * empties` alpha may be for the stability cutoff to be tried (2 before;
+/// 10 saves about 5 % of the nodes on FFO #40-#49, and more saves nothing more).
+const STABILITY_MARGIN: i32 = 10;
+
 /// Lowest alpha at which the stability cutoff is worth trying with `empties` empties: the
 /// opponent must own enough stable discs to bring the best possible score down to alpha.
 #[inline]
 fn stability_threshold(empties: u32) -> i32 {
-    2 * empties as i32 - 2
+    2 * empties as i32 - STABILITY_MARGIN
 }
 
 /// Bigger than any estimate.
@@ -92,7 +112,7 @@ fn evaluate(p: u64, o: u64) -> i32 {
     mobility * 16 + potential * 4 + corners * 32
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
     /// The root: the score within `(alpha, beta)` and a move achieving it.
     pub(super) fn root(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> (i32, Option<Move>) {
         let empties = (!(p | o)).count_ones();
@@ -103,7 +123,7 @@ impl Search<'_> {
                 return (self.final_score(p, o), None);
             }
             self.nodes += 1;
-            let score = -self.solve_any(o, p, -beta, -alpha, empties);
+            let score = -self.solve_any(o, p, -beta, -alpha, empties, UNKNOWN);
             return (score, Some(Move::Pass));
         }
         if self.visit() {
@@ -111,45 +131,18 @@ impl Search<'_> {
         }
         let start = self.candidates.len();
         self.push_moves(p, o, moves, empties, NO_MOVE);
-        let end = self.candidates.len();
-        if let Some(shared) = self.shared.filter(|shared| shared.helper > 0) {
-            // A helper starts elsewhere among the root moves than the leader does.
-            for i in start..end {
-                self.pick(i, end);
-            }
-            let turn = shared.helper as usize % (end - start);
-            self.candidates[start..end].rotate_left(turn);
-            for candidate in &mut self.candidates[start..end] {
-                candidate.key = 0;
-            }
-        }
-        let mut alpha = alpha;
-        let mut best_score = i32::MIN;
-        let mut best = None;
-        for i in start..end {
-            let candidate = self.pick(i, end);
-            let square = usize::from(candidate.square);
-            let (np, no) = (o ^ candidate.flipped, p ^ candidate.flipped ^ (1 << square));
-            let score = self.pvs_child(np, no, alpha, beta, empties - 1, i == start);
-            if self.stopped.is_some() {
-                return (0, None);
-            }
-            if score > best_score {
-                best_score = score;
-                best = Square::new(candidate.square).map(Move::Place);
-                if score >= beta {
-                    break;
-                }
-                alpha = alpha.max(score);
-            }
-        }
+        let (score, square) = self.search_moves(p, o, alpha, beta, empties, start, true);
         self.candidates.truncate(start);
-        (best_score, best)
+        if self.stopped.is_some() {
+            return (0, None);
+        }
+        (score, Square::new(square).map(Move::Place))
     }
 
     /// Searches a child position (the opponent to move) and returns its score for us: the
     /// first child with the full window, the others with a null window first.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn pvs_child(
         &mut self,
         np: u64,
@@ -158,20 +151,30 @@ impl Search<'_> {
         beta: i32,
         empties: u32,
         first: bool,
+        moves: u64,
     ) -> i32 {
         if first || beta - alpha <= 1 {
-            return -self.solve_any(np, no, -beta, -alpha, empties);
+            return -self.solve_any(np, no, -beta, -alpha, empties, moves);
         }
-        let score = -self.solve_any(np, no, -alpha - 1, -alpha, empties);
+        let score = -self.solve_any(np, no, -alpha - 1, -alpha, empties, moves);
         if score > alpha && score < beta && self.stopped.is_none() {
-            -self.solve_any(np, no, -beta, -alpha, empties)
+            -self.solve_any(np, no, -beta, -alpha, empties, moves)
         } else {
             score
         }
     }
 
-    /// The score of any position with `empties` empty squares, within `(alpha, beta)`.
-    pub(super) fn solve_any(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: u32) -> i32 {
+    /// The score of any position with `empties` empty squares, within `(alpha, beta)`;
+    /// `moves` are the mover's legal moves if known, else [`UNKNOWN`].
+    pub(super) fn solve_any(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+        moves: u64,
+    ) -> i32 {
         match empties {
             0 => {
                 self.nodes += 1;
@@ -193,22 +196,36 @@ impl Search<'_> {
                 self.solve_3(p, o, alpha, beta, [first, second, third])
             }
             4 => self.solve_4(p, o, alpha, beta),
-            n if n <= SHALLOW_MAX => self.shallow(p, o, alpha, beta, n),
-            n => self.deep(p, o, alpha, beta, n),
+            n => {
+                let moves = if moves == UNKNOWN { movegen::moves(p, o) } else { moves };
+                if n <= SHALLOW_MAX {
+                    self.shallow(p, o, alpha, beta, n, moves)
+                } else {
+                    self.deep(p, o, alpha, beta, n, moves)
+                }
+            }
         }
     }
 
     /// Few empties: parity ordering, no table.
-    fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
+    fn shallow(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        empties: u32,
+        moves: u64,
+    ) -> i32 {
         if self.visit() {
             return 0;
         }
-        let moves = movegen::moves(p, o);
         if moves == 0 {
-            if movegen::moves(o, p) == 0 {
+            let replies = movegen::moves(o, p);
+            if replies == 0 {
                 return self.final_score(p, o);
             }
-            return -self.shallow(o, p, -beta, -alpha, empties);
+            return -self.shallow(o, p, -beta, -alpha, empties, replies);
         }
         if alpha >= stability_threshold(empties) {
             let upper = 64 - 2 * stable_discs(o, p | o).count_ones() as i32;
@@ -227,7 +244,7 @@ impl Search<'_> {
                     rest &= rest - 1;
                     let flipped = movegen::flips(p, o, square);
                     let (np, no) = (o ^ flipped, p ^ flipped ^ (1 << square));
-                    let score = self.pvs_child(np, no, alpha, beta, empties - 1, first);
+                    let score = self.pvs_child(np, no, alpha, beta, empties - 1, first, UNKNOWN);
                     first = false;
                     if score > best {
                         best = score;
@@ -243,16 +260,24 @@ impl Search<'_> {
     }
 
     /// Many empties: table, enhanced transposition cutoff, stability and fastest-first.
-    fn deep(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, empties: u32) -> i32 {
+    fn deep(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        mut beta: i32,
+        empties: u32,
+        moves: u64,
+    ) -> i32 {
         if self.visit() {
             return 0;
         }
-        let moves = movegen::moves(p, o);
         if moves == 0 {
-            if movegen::moves(o, p) == 0 {
+            let replies = movegen::moves(o, p);
+            if replies == 0 {
                 return self.final_score(p, o);
             }
-            return -self.deep(o, p, -beta, -alpha, empties);
+            return -self.deep(o, p, -beta, -alpha, empties, replies);
         }
         if alpha >= stability_threshold(empties) {
             let upper = 64 - 2 * stable_discs(o, p | o).count_ones() as i32;
@@ -262,7 +287,7 @@ impl Search<'_> {
         }
         let mut table_move = NO_MOVE;
         let use_table = empties >= TABLE_MIN;
-        if let Some(entry) = if use_table { self.table.probe(p, o) } else { None } {
+        if let Some(entry) = if use_table { self.table_for(empties).probe(p, o) } else { None } {
             let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
             if lower >= beta {
                 return lower;
@@ -277,24 +302,60 @@ impl Search<'_> {
             beta = beta.min(upper);
             table_move = entry.best;
         }
-        let start = self.candidates.len();
-        self.push_moves(p, o, moves, empties, table_move);
         let alpha_start = alpha;
-        let claim =
-            self.shared.filter(|_| empties >= CLAIM_MIN).map(|s| (s.busy, s.busy.claim(p, o)));
-        let (best, best_move) = self.search_moves(p, o, alpha, beta, empties, start);
-        if let Some((busy, key)) = claim {
-            busy.release(key);
-        }
-        self.candidates.truncate(start);
+        let (best, best_move) = self.deep_moves(p, o, moves, alpha, beta, empties, table_move);
         if use_table && self.stopped.is_none() {
-            self.table.store(p, o, empties, alpha_start, beta, best, best_move);
+            self.table_for(empties).store(p, o, empties, alpha_start, beta, best, best_move);
         }
         best
     }
 
+    /// The moves of a deep node: the table's move first, alone (when it refutes the
+    /// position, no other move is even generated), then the others in order.
+    #[allow(clippy::too_many_arguments)]
+    fn deep_moves(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut moves: u64,
+        mut alpha: i32,
+        beta: i32,
+        empties: u32,
+        table_move: u8,
+    ) -> (i32, u8) {
+        let mut best = i32::MIN;
+        let mut best_move = NO_MOVE;
+        if table_move != NO_MOVE && moves & (1 << table_move) != 0 {
+            let square = usize::from(table_move);
+            let flipped = movegen::flips(p, o, square);
+            let (np, no) = (o ^ flipped, p ^ flipped ^ (1 << square));
+            let score = self.pvs_child(np, no, alpha, beta, empties - 1, true, UNKNOWN);
+            if self.stopped.is_some() {
+                return (0, NO_MOVE);
+            }
+            if score >= beta {
+                return (score, table_move);
+            }
+            (best, best_move) = (score, table_move);
+            alpha = alpha.max(score);
+            moves &= !(1 << square);
+            if moves == 0 {
+                return (best, best_move);
+            }
+        }
+        let start = self.candidates.len();
+        self.push_moves(p, o, moves, empties, NO_MOVE);
+        let (score, square) =
+            self.search_moves(p, o, alpha, beta, empties, start, best == i32::MIN);
+        self.candidates.truncate(start);
+        if score > best && self.stopped.is_none() { (score, square) } else { (best, best_move) }
+    }
+
     /// Searches the candidates from `start` to the end of the stack, best-looking first: the
-    /// best score and move, or an enhanced transposition cutoff.
+    /// best score and move, or an enhanced transposition cutoff. `first` says that no move of
+    /// the node was searched yet (the first gets the full window). In a parallel solve, the
+    /// moves after the first go to a split point when a thread is idle.
+    #[allow(clippy::too_many_arguments)]
     fn search_moves(
         &mut self,
         p: u64,
@@ -303,13 +364,15 @@ impl Search<'_> {
         beta: i32,
         empties: u32,
         start: usize,
+        first: bool,
     ) -> (i32, u8) {
         let end = self.candidates.len();
         if empties >= ETC_MIN {
+            let table = self.table_for(empties - 1);
             for candidate in &self.candidates[start..end] {
                 let square = usize::from(candidate.square);
                 let (np, no) = (o ^ candidate.flipped, p ^ candidate.flipped ^ (1 << square));
-                if let Some(entry) = self.table.probe(np, no) {
+                if let Some(entry) = table.probe(np, no) {
                     let score = -i32::from(entry.upper);
                     if score >= beta {
                         return (score, candidate.square);
@@ -319,24 +382,32 @@ impl Search<'_> {
         }
         let mut best = i32::MIN;
         let mut best_move = NO_MOVE;
-        // In a parallel solve, moves into positions another thread is searching wait until
-        // the others are done (by then the table may hold their result).
-        let busy = self.shared.filter(|_| empties > CLAIM_MIN).map(|shared| shared.busy);
-        let mut deferred = [Candidate::default(); 32];
-        let mut deferred_count = 0;
         for i in start..end {
+            if let Some(pool) = self.pool {
+                if (i > start || !first) && empties >= SPLIT_MIN && pool.has_idle() {
+                    // The first move did not refute the node: the others go to a split
+                    // point, best-looking first.
+                    let mut rest = self.candidates[i..end].to_vec();
+                    rest.sort_by_key(|candidate| std::cmp::Reverse(candidate.key));
+                    let split = SplitPoint::new(
+                        p,
+                        o,
+                        empties,
+                        alpha,
+                        beta,
+                        best,
+                        best_move,
+                        rest,
+                        self.split.clone(),
+                    );
+                    return self.split(pool, split);
+                }
+            }
             let candidate = self.pick(i, end);
             let square = usize::from(candidate.square);
             let (np, no) = (o ^ candidate.flipped, p ^ candidate.flipped ^ (1 << square));
-            if i > start
-                && deferred_count < deferred.len()
-                && busy.is_some_and(|busy| busy.is_busy(np, no))
-            {
-                deferred[deferred_count] = candidate;
-                deferred_count += 1;
-                continue;
-            }
-            let score = self.pvs_child(np, no, alpha, beta, empties - 1, i == start);
+            let first = first && i == start;
+            let score = self.pvs_child(np, no, alpha, beta, empties - 1, first, candidate.moves);
             if self.stopped.is_some() {
                 return (0, NO_MOVE);
             }
@@ -349,23 +420,60 @@ impl Search<'_> {
                 alpha = alpha.max(score);
             }
         }
-        for candidate in &deferred[..deferred_count] {
-            let square = usize::from(candidate.square);
-            let (np, no) = (o ^ candidate.flipped, p ^ candidate.flipped ^ (1 << square));
-            let score = self.pvs_child(np, no, alpha, beta, empties - 1, false);
-            if self.stopped.is_some() {
-                return (0, NO_MOVE);
-            }
-            if score > best {
-                best = score;
-                best_move = candidate.square;
-                if score >= beta {
-                    break;
-                }
-                alpha = alpha.max(score);
+        (best, best_move)
+    }
+
+    /// Searches the moves of `split` with the other threads and returns its best score and
+    /// move. Once no move is left to take, helps with split points below it until every
+    /// thread is done there.
+    fn split(&mut self, pool: &'a Pool, split: SplitPoint) -> (i32, u8) {
+        let split = Arc::new(split);
+        pool.publish(&split);
+        self.work_split(&split);
+        pool.withdraw(&split);
+        if self.stopped.is_some() {
+            split.stop.store(true, Ordering::Relaxed);
+        }
+        while let Some(below) = pool.wait_for_work(Some(&split), self.stopped.is_none()) {
+            self.work_split(&below);
+            pool.leave(&below);
+            if self.aborted {
+                // Only `below` (or a split point up to `split`) stopped: carry on waiting.
+                self.stopped = None;
+                self.aborted = false;
             }
         }
-        (best, best_move)
+        if split.parent_stopped() {
+            // A split point further up was refuted or stopped: unwind to it.
+            if self.stopped.is_none() {
+                self.stopped = Some(SolveError::Cancelled);
+                self.aborted = true;
+            }
+            return (0, NO_MOVE);
+        }
+        if self.stopped.is_some() && !self.aborted {
+            return (0, NO_MOVE);
+        }
+        // Done, or stopped by a refutation of this very node.
+        self.stopped = None;
+        self.aborted = false;
+        split.result()
+    }
+
+    /// Takes moves of `split` and searches them until none is left or the node is refuted.
+    pub(super) fn work_split(&mut self, split: &Arc<SplitPoint>) {
+        let outer = self.split.replace(Arc::clone(split));
+        while let Some((candidate, alpha)) = split.take() {
+            let square = usize::from(candidate.square);
+            let (p, o) = (split.p, split.o);
+            let (np, no) = (o ^ candidate.flipped, p ^ candidate.flipped ^ (1 << square));
+            let (beta, empties) = (split.beta, split.empties - 1);
+            let score = self.pvs_child(np, no, alpha, beta, empties, false, candidate.moves);
+            if self.stopped.is_some() || split.record(candidate.square, score) {
+                break;
+            }
+        }
+        self.split = outer;
     }
 
     /// Swaps the best-looking candidate of `i..end` into place `i` and returns it.
@@ -428,23 +536,22 @@ impl Search<'_> {
             let square = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             let flipped = movegen::flips(p, o, square);
+            let (np, no) = (o ^ flipped, p ^ flipped ^ (1 << square));
+            let replies = movegen::moves(np, no);
             let key = if square as u8 == table_move {
                 i32::MAX
             } else if empties >= ESTIMATE_MIN {
-                let (np, no) = (o ^ flipped, p ^ flipped ^ (1 << square));
                 let depth = (2 + (empties - ESTIMATE_MIN) / 3).min(ESTIMATE_MAX_DEPTH);
                 -self.estimate(np, no, depth, -INFINITE, INFINITE)
             } else {
-                let (np, no) = (o ^ flipped, p ^ flipped ^ (1 << square));
                 let empty = !(np | no);
-                let replies = movegen::moves(np, no);
                 let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
                 let potential = (movegen::neighbours(no) & empty).count_ones() as i32;
                 let corners = corner_stability(no) as i32;
                 -mobility * (1 << 15) + corners * (1 << 11) - potential * (1 << 5)
                     + SQUARE_VALUE[square]
             };
-            self.candidates.push(Candidate { flipped, square: square as u8, key });
+            self.candidates.push(Candidate { flipped, moves: replies, square: square as u8, key });
         }
     }
 }

@@ -1,8 +1,8 @@
 //! The transposition table: proven score bounds and the best move of positions already solved.
 //!
 //! Entries keep the whole position, so a hit is never a collision. Each bucket holds two
-//! entries: one kept for the position with the most empties (the most work to redo), one
-//! always replaced.
+//! entries in one cache line (a probe is one memory access): one kept for the position with
+//! the most empties (the most work to redo), one always replaced.
 //!
 //! Several threads of one solve share the table without locks. An entry is three words: the
 //! packed data, and each half of the position XOR-ed with the data. A reader checks both
@@ -79,10 +79,17 @@ impl Slot {
     }
 }
 
+/// Two slots, aligned to a cache line so that a probe touches one line only.
+#[derive(Debug, Default)]
+#[repr(align(64))]
+struct Bucket {
+    slots: [Slot; 2],
+}
+
 /// A fixed-size table, allocated once per solve and shared by its threads.
 #[derive(Debug)]
 pub(super) struct Table {
-    slots: Vec<Slot>,
+    buckets: Vec<Bucket>,
     /// Right shift taking a 64-bit hash to a bucket number.
     shift: u32,
 }
@@ -90,23 +97,23 @@ pub(super) struct Table {
 impl Table {
     /// A table of `2^bits` buckets (two entries each), every entry empty.
     pub fn new(bits: u32) -> Table {
-        let slots = (0..2usize << bits).map(|_| Slot::default()).collect();
-        Table { slots, shift: 64 - bits }
+        let buckets = (0..1usize << bits).map(|_| Bucket::default()).collect();
+        Table { buckets, shift: 64 - bits }
     }
 
     #[inline]
-    fn bucket(&self, player: u64, opponent: u64) -> usize {
+    fn bucket(&self, player: u64, opponent: u64) -> &Bucket {
         let mixed = player.wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ opponent.rotate_left(29).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
         let mixed = mixed ^ (mixed >> 31);
-        2 * mixed.wrapping_mul(0xFF51_AFD7_ED55_8CCD).checked_shr(self.shift).unwrap_or(0) as usize
+        let at = mixed.wrapping_mul(0xFF51_AFD7_ED55_8CCD).checked_shr(self.shift).unwrap_or(0);
+        &self.buckets[at as usize]
     }
 
     /// The entry of this position, if stored.
     #[inline]
     pub fn probe(&self, player: u64, opponent: u64) -> Option<Entry> {
-        let at = self.bucket(player, opponent);
-        self.slots[at..at + 2].iter().find_map(|slot| slot.holds(player, opponent))
+        self.bucket(player, opponent).slots.iter().find_map(|slot| slot.holds(player, opponent))
     }
 
     /// Records that a search of the position with window `(alpha, beta)` returned `score`
@@ -131,8 +138,7 @@ impl Table {
         };
         let mut entry =
             Entry { lower: lower as i8, upper: upper as i8, best, empties: empties as u8 };
-        let at = self.bucket(player, opponent);
-        let (first, second) = (&self.slots[at], &self.slots[at + 1]);
+        let [first, second] = &self.bucket(player, opponent).slots;
         let slot = if let Some((slot, old)) = [first, second]
             .into_iter()
             .find_map(|slot| slot.holds(player, opponent).map(|old| (slot, old)))
