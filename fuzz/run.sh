@@ -27,6 +27,14 @@ targets=(record position ws_message)
 # loops and runaway memory, all of which libFuzzer reports without a sanitizer.
 build_flags=(--sanitizer none)
 
+# The fuzz workspace has its own lock file. It must already hold what the engine and the api
+# need, so that a run never rewrites it: after changing their dependencies, run
+# `cargo update --manifest-path fuzz/Cargo.toml --workspace` and commit fuzz/Cargo.lock.
+if ! cargo metadata --locked --format-version 1 >/dev/null; then
+    echo "fuzz: fuzz/Cargo.lock is out of date; run: cargo update --manifest-path fuzz/Cargo.toml --workspace" >&2
+    exit 1
+fi
+
 echo "fuzz: building ${targets[*]}"
 start=$(date +%s)
 cargo fuzz build "${build_flags[@]}"
