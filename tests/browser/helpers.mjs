@@ -30,10 +30,11 @@ export function freePort() {
   });
 }
 
-/** Starts target/debug/outflank; returns {base, stop, restart}. `restart` stops the server
+/** Starts the debug build's server (in $CARGO_TARGET_DIR, or target/); returns {base, stop, restart}. `restart` stops the server
  *  and starts it again on the same port and database, as after a network drop. */
 export async function startServer(env = {}, fixed = null) {
-  const binary = process.env.OUTFLANK_BIN || path.join(root, 'target', 'debug', 'outflank');
+  const targetDir = process.env.CARGO_TARGET_DIR || path.join(root, 'target');
+  const binary = process.env.OUTFLANK_BIN || path.join(targetDir, 'debug', 'outflank');
   const dir = fixed ? fixed.dir : mkdtempSync(path.join(tmpdir(), 'outflank-browser-'));
   for (let attempt = 0; attempt < 5; attempt += 1) {
     const port = fixed ? fixed.port : await freePort();
