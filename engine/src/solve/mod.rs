@@ -125,7 +125,8 @@ pub fn solve(board: &Board) -> Solution {
 /// Young Brothers Wait: at a node of 12 or more empties whose first move did not refute it,
 /// the moves left are shared out among the threads that are idle, and a cutoff there stops
 /// the others' searches below it. All of them use the same transposition tables. The leading thread alone decides
-/// the result; the helpers stop when it is done.
+/// the result; the helpers stop when it is done. A solve with a node limit runs on one
+/// thread whatever `threads` says: a budget in nodes is for bounded, repeatable work.
 pub fn solve_with(board: &Board, options: &SolveOptions) -> Result<Solution, SolveError> {
     let (p, o) = board.raw();
     let empties = (!(p | o)).count_ones();
@@ -133,7 +134,7 @@ pub fn solve_with(board: &Board, options: &SolveOptions) -> Result<Solution, Sol
         far: tt::Table::new(table_bits(empties)),
         near: tt::Table::new(NEAR_TABLE_BITS.min(table_bits(empties))),
     };
-    let threads = options.threads.max(1);
+    let threads = if options.node_limit.is_some() { 1 } else { options.threads.max(1) };
     if threads == 1 || empties < PARALLEL_MIN {
         return solve_on(p, o, options, &table, None);
     }
@@ -380,7 +381,7 @@ mod tests {
     }
 
     #[test]
-    fn a_parallel_solve_stops_at_its_node_limit() {
+    fn a_node_limited_solve_asked_for_two_threads_stops_at_its_limit_on_one() {
         let options = SolveOptions { threads: 2, node_limit: Some(50_000), ..Default::default() };
         assert_eq!(solve_with(&ffo_40(), &options), Err(SolveError::NodeLimit(50_000)));
     }

@@ -141,7 +141,7 @@ impl SplitPoint {
     /// The best score and move found.
     pub(super) fn result(&self) -> (i32, u8) {
         let state = self.state();
-        (state.best, if state.best == i32::MIN { NO_MOVE } else { state.best_move })
+        (state.best, if state.best == super::search::NO_SCORE { NO_MOVE } else { state.best_move })
     }
 
     /// Whether moves are left to take.

@@ -93,6 +93,9 @@ fn stability_threshold(empties: u32) -> i32 {
 
 /// Bigger than any estimate.
 const INFINITE: i32 = 1 << 20;
+/// The best score of a node before any move is scored: below every score, and safe to negate
+/// (a search stopped by its node limit or a cancel may return it).
+pub(super) const NO_SCORE: i32 = -2 * INFINITE;
 
 /// Counts `moves`, corners twice.
 #[inline]
@@ -234,7 +237,7 @@ impl<'a> Search<'a> {
             }
         }
         let odd = odd_quadrants(!(p | o));
-        let mut best = i32::MIN;
+        let mut best = NO_SCORE;
         let mut first = true;
         for group in [odd, !odd] {
             for class in SQUARE_CLASSES {
@@ -323,7 +326,7 @@ impl<'a> Search<'a> {
         empties: u32,
         table_move: u8,
     ) -> (i32, u8) {
-        let mut best = i32::MIN;
+        let mut best = NO_SCORE;
         let mut best_move = NO_MOVE;
         if table_move != NO_MOVE && moves & (1 << table_move) != 0 {
             let square = usize::from(table_move);
@@ -346,7 +349,7 @@ impl<'a> Search<'a> {
         let start = self.candidates.len();
         self.push_moves(p, o, moves, empties, NO_MOVE);
         let (score, square) =
-            self.search_moves(p, o, alpha, beta, empties, start, best == i32::MIN);
+            self.search_moves(p, o, alpha, beta, empties, start, best == NO_SCORE);
         self.candidates.truncate(start);
         if score > best && self.stopped.is_none() { (score, square) } else { (best, best_move) }
     }
@@ -380,7 +383,7 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        let mut best = i32::MIN;
+        let mut best = NO_SCORE;
         let mut best_move = NO_MOVE;
         for i in start..end {
             if let Some(pool) = self.pool {
