@@ -5,14 +5,20 @@
 # status. docs/performance.md records the results.
 #
 #   tests/load.sh short          200 games for 30 s at 1–2 s per move, then 10 games at
-#                                0–50 ms per move for 10 s, so games end and rematch; no error
-#                                allowed (debug builds; under a minute once built)
+#                                0–50 ms per move for 10 s, so games end and rematch, then two
+#                                short --find-max steps; no error allowed (debug builds; about
+#                                a minute once built)
 #   tests/load.sh full           5,000 games / 10,000 sockets at human pace (2–6 s per move)
 #                                for 2 minutes after a 60-s ramp, embedded SQLite (release)
 #   tests/load.sh full-cluster   the same on two nodes sharing PostgreSQL and Redis; each
 #                                game's two players use different nodes (release)
 #   tests/load.sh idle           the servers' memory per idle socket: 10,000 sockets joined to
 #                                games, not moving (release)
+#   tests/load.sh max            the most moves/s acknowledged with p99 <= 50 ms and no error,
+#                                found by the tool's --find-max: 50 games at 0-200 ms per move,
+#                                then x1.5 per step, 10 s at full load each, embedded SQLite
+#                                (release)
+#   tests/load.sh max-cluster    the same on two nodes sharing PostgreSQL and Redis (release)
 #   tests/load.sh balancer       deploy/nginx.conf in front of two nodes set up as in
 #                                deploy/docker-compose.yml, without Docker: a few quick games
 #                                through the balancer alone, WebSockets included (debug)
@@ -41,6 +47,7 @@ mode=${1:-short}
 [ $# -gt 0 ] && shift
 
 quick_args=()
+max_args=()
 attack_args=()
 case $mode in
   short)
@@ -49,6 +56,8 @@ case $mode in
     tool_args=(--games 200 --ramp 15s --duration 15s --think 1s..2s)
     # Human-pace games last minutes: a few quick games also cover the end and the rematch.
     quick_args=(--games 10 --ramp 1s --duration 10s --think 0s..50ms)
+    # Two steps of --find-max, so the stepping mode is exercised (not measured: debug build).
+    max_args=(--find-max --games 4 --ramp 1s --step 3s --think 0s..20ms --max-steps 2 --p99-limit 1s)
     ;;
   full)
     profile=${OUTFLANK_LOAD_PROFILE:-release}
@@ -59,6 +68,16 @@ case $mode in
     profile=${OUTFLANK_LOAD_PROFILE:-release}
     nodes=2
     tool_args=(--games 5000 --ramp 60s --duration 120s --think 2s..6s)
+    ;;
+  max)
+    profile=${OUTFLANK_LOAD_PROFILE:-release}
+    nodes=1
+    tool_args=(--find-max --games 50 --ramp 3s --step 10s --think 0s..200ms)
+    ;;
+  max-cluster)
+    profile=${OUTFLANK_LOAD_PROFILE:-release}
+    nodes=2
+    tool_args=(--find-max --games 50 --ramp 3s --step 10s --think 0s..200ms)
     ;;
   idle)
     profile=${OUTFLANK_LOAD_PROFILE:-release}
@@ -82,7 +101,7 @@ case $mode in
     attack_args=(--attack 200)
     ;;
   *)
-    echo "usage: tests/load.sh short|full|full-cluster|idle|balancer|attack [load tool arguments...]" >&2
+    echo "usage: tests/load.sh short|full|full-cluster|max|max-cluster|idle|balancer|attack [load tool arguments...]" >&2
     exit 2
     ;;
 esac
@@ -353,6 +372,10 @@ say "running: outflank-load ${urls[*]} ${tool_args[*]} $*"
 if [ "$status" -eq 0 ] && [ ${#quick_args[@]} -gt 0 ]; then
   say "running: outflank-load ${urls[*]} ${quick_args[*]}"
   "$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${quick_args[@]}" || status=$?
+fi
+if [ "$status" -eq 0 ] && [ ${#max_args[@]} -gt 0 ]; then
+  say "running: outflank-load ${urls[*]} ${max_args[*]}"
+  "$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${max_args[@]}" || status=$?
 fi
 
 if [ "$mode" = balancer ] && [ "$status" -eq 0 ]; then

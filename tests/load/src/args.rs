@@ -27,6 +27,14 @@ usage: outflank-load [options]
                         that never join, ping floods, requests with a 120 KiB junk cookie and
                         computer games created as fast as possible (default 0)
   --attack-from ADDR    the loopback address the attack comes from (default 127.0.0.2)
+  --find-max            step the load up until moves are no longer acknowledged in time: runs
+                        of --games, then × --growth each step, each with --ramp and then
+                        --step at full load, until a run's p99 is above --p99-limit or it has
+                        an error; reports every step and the most moves/s that passed
+  --step D              full-load time of each --find-max step (default 10s)
+  --p99-limit D         the p99 move acknowledgement a --find-max step must keep (default 50ms)
+  --growth X            games multiply by X from one --find-max step to the next (default 1.5)
+  --max-steps N         --find-max stops after N steps (default 12)
   --json                print the report as JSON
   --help                this text
 
@@ -57,6 +65,32 @@ pub struct Args {
     /// Where the attack comes from.
     pub attack_from: IpAddr,
     pub json: bool,
+    /// Step the load up to find the most moves/s acknowledged in time.
+    pub find_max: Option<FindMax>,
+}
+
+/// How `--find-max` steps the load.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FindMax {
+    /// Full-load time of each step.
+    pub step: Duration,
+    /// The p99 acknowledgement a step must keep to pass.
+    pub p99_limit: Duration,
+    /// Games multiply by this from one step to the next (above 1).
+    pub growth: f64,
+    /// The most steps.
+    pub max_steps: usize,
+}
+
+impl Default for FindMax {
+    fn default() -> FindMax {
+        FindMax {
+            step: Duration::from_secs(10),
+            p99_limit: Duration::from_millis(50),
+            growth: 1.5,
+            max_steps: 12,
+        }
+    }
 }
 
 impl Args {
@@ -72,7 +106,7 @@ impl Args {
 /// What the command line asks for.
 #[derive(Debug)]
 pub enum Parsed {
-    Run(Args),
+    Run(Box<Args>),
     Help,
 }
 
@@ -128,7 +162,10 @@ pub fn parse(arguments: impl IntoIterator<Item = String>) -> Result<Parsed, Stri
         attack: 0,
         attack_from: IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2)),
         json: false,
+        find_max: None,
     };
+    let mut find_max = FindMax::default();
+    let mut find_max_on = false;
     let mut arguments = arguments.into_iter();
     while let Some(flag) = arguments.next() {
         // `--flag=value` and `--flag value` are both accepted.
@@ -145,6 +182,18 @@ pub fn parse(arguments: impl IntoIterator<Item = String>) -> Result<Parsed, Stri
         match flag.as_str() {
             "--help" | "-h" => return Ok(Parsed::Help),
             "--json" => args.json = true,
+            "--find-max" => find_max_on = true,
+            "--step" => find_max.step = parse_duration(&value()?)?,
+            "--p99-limit" => find_max.p99_limit = parse_duration(&value()?)?,
+            "--max-steps" => find_max.max_steps = parse_count("--max-steps", &value()?)?,
+            "--growth" => {
+                let text = value()?;
+                find_max.growth = text
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|growth| growth.is_finite() && *growth > 1.0)
+                    .ok_or_else(|| format!("--growth {text:?}: expected a number above 1"))?;
+            }
             "--url" => {
                 let url = value()?.trim_end_matches('/').to_owned();
                 if !url.starts_with("http://") {
@@ -189,6 +238,15 @@ pub fn parse(arguments: impl IntoIterator<Item = String>) -> Result<Parsed, Stri
     if args.attack > 0 && args.idle_sockets.is_some() {
         return Err("--attack plays alongside games, not with --idle-sockets".to_owned());
     }
+    if find_max_on {
+        if args.idle_sockets.is_some() || args.attack > 0 {
+            return Err("--find-max plays games alone: not with --idle-sockets or --attack".into());
+        }
+        if find_max.max_steps == 0 || find_max.step.is_zero() {
+            return Err("--find-max needs --max-steps and --step above zero".to_owned());
+        }
+        args.find_max = Some(find_max);
+    }
     if !args.attack_from.is_loopback() {
         return Err(format!("--attack-from {}: expected a loopback address", args.attack_from));
     }
@@ -200,7 +258,7 @@ pub fn parse(arguments: impl IntoIterator<Item = String>) -> Result<Parsed, Stri
             ));
         }
     }
-    Ok(Parsed::Run(args))
+    Ok(Parsed::Run(Box::new(args)))
 }
 
 /// Whether `url` (`http://host:port…`) names an IPv4 loopback address.
@@ -216,7 +274,7 @@ mod tests {
 
     fn run(text: &str) -> Result<Args, String> {
         match parse(text.split_whitespace().map(str::to_owned))? {
-            Parsed::Run(args) => Ok(args),
+            Parsed::Run(args) => Ok(*args),
             Parsed::Help => Err("help".to_owned()),
         }
     }
@@ -275,5 +333,24 @@ mod tests {
         assert!(run("--url http://192.0.2.1:80 --clients 2").is_err());
         assert!(run("--url http://192.0.2.1:80").is_ok());
         assert!(run("--attack 4 --idle-sockets 10").is_err());
+    }
+
+    #[test]
+    fn find_max_takes_its_steps_from_the_command_line() {
+        assert_eq!(run("").unwrap().find_max, None);
+        assert_eq!(run("--find-max").unwrap().find_max, Some(FindMax::default()));
+        let args = run("--find-max --step 5s --p99-limit 20ms --growth 2 --max-steps 3").unwrap();
+        assert_eq!(
+            args.find_max,
+            Some(FindMax {
+                step: Duration::from_secs(5),
+                p99_limit: Duration::from_millis(20),
+                growth: 2.0,
+                max_steps: 3,
+            })
+        );
+        assert!(run("--find-max --growth 1").is_err());
+        assert!(run("--find-max --max-steps 0").is_err());
+        assert!(run("--find-max --attack 2").is_err());
     }
 }

@@ -5,6 +5,7 @@
 mod args;
 mod attack;
 mod client;
+mod find_max;
 mod idle;
 mod play;
 mod procfs;
@@ -28,7 +29,7 @@ use crate::stats::Stats;
 
 fn main() -> ExitCode {
     let args = match args::parse(std::env::args().skip(1)) {
-        Ok(Parsed::Run(args)) => args,
+        Ok(Parsed::Run(args)) => *args,
         Ok(Parsed::Help) => {
             println!("{}", args::USAGE);
             return ExitCode::SUCCESS;
@@ -45,7 +46,22 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if runtime.block_on(run(args)) { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    let report = runtime.block_on(async {
+        match args.find_max {
+            Some(steps) => find_max::run(&args, steps).await,
+            None => play(args.clone()).await,
+        }
+    });
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+    } else if report["mode"] == "not-started" {
+        // The reason is already on stderr.
+    } else if report["mode"] == "find-max" {
+        print!("{}", find_max::text(&report));
+    } else {
+        print!("{}", report::text(&report));
+    }
+    if report["passed"] == true { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
 /// Samples the servers, this tool and the machine every second until stopped, and prints a
@@ -83,8 +99,14 @@ async fn monitor(
     }
 }
 
-/// Runs the load and prints the report; true when the run passed.
-async fn run(args: Args) -> bool {
+/// The report of a run that could not start.
+fn not_started(message: &str) -> serde_json::Value {
+    eprintln!("outflank-load: {message}");
+    json!({ "mode": "not-started", "error": message, "passed": false })
+}
+
+/// Runs the load once and returns its report, whose `passed` says whether the run passed.
+async fn play(args: Args) -> serde_json::Value {
     let open_files = procfs::raise_open_files_limit();
     let needed = (args.idle_sockets.unwrap_or(args.games * 2) + args.attack + 64) as u64;
     if open_files.is_some_and(|limit| limit < needed) {
@@ -97,8 +119,7 @@ async fn run(args: Args) -> bool {
     let http = match Http::new(args.timeout, &args.sources()) {
         Ok(http) => http,
         Err(failure) => {
-            eprintln!("outflank-load: {}", failure.0);
-            return false;
+            return not_started(&failure.0);
         }
     };
     let stats = Arc::new(Stats::new());
@@ -117,8 +138,7 @@ async fn run(args: Args) -> bool {
         match attack {
             Ok(attack) => Some(Arc::new(attack)),
             Err(failure) => {
-                eprintln!("outflank-load: {}", failure.0);
-                return false;
+                return not_started(&failure.0);
             }
         }
     } else {
@@ -221,10 +241,5 @@ async fn run(args: Args) -> bool {
         None => stats.error_total() == 0 && stats.acks_total() > 0,
     };
     report["passed"] = json!(passed);
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
-    } else {
-        print!("{}", report::text(&report));
-    }
-    passed
+    report
 }

@@ -58,8 +58,9 @@ fn cpu_json(from: Option<&ProcessSample>, to: Option<&ProcessSample>, wall: f64)
     })
 }
 
-/// CPU use of the servers, the tool and the whole machine between two samples.
-fn usage(from: &Sample, to: &Sample) -> Value {
+/// CPU use of the servers, the tool and the whole machine between two samples, and per move
+/// when `moves` were acknowledged between them.
+fn usage(from: &Sample, to: &Sample, moves: usize) -> Value {
     let wall = to.at.saturating_duration_since(from.at).as_secs_f64();
     let servers: Vec<Value> = from
         .servers
@@ -85,12 +86,26 @@ fn usage(from: &Sample, to: &Sample) -> Value {
         }
         _ => Value::Null,
     };
+    let tool = cpu_json(from.tool.as_ref(), to.tool.as_ref(), wall);
+    let per_move = |cpu: &Value| per_move_micros(cpu["cpu_seconds"].as_f64(), moves);
     json!({
         "wall_seconds": round(wall, 1),
+        "moves": moves,
+        // Who was the limit: the servers' and this tool's CPU per acknowledged move.
+        "server_cpu_us_per_move": servers.iter().map(per_move).collect::<Vec<_>>(),
+        "tool_cpu_us_per_move": per_move(&tool),
         "servers": servers,
-        "tool": cpu_json(from.tool.as_ref(), to.tool.as_ref(), wall),
+        "tool": tool,
         "machine": machine,
     })
+}
+
+/// CPU microseconds per acknowledged move; `null` without CPU readings or moves.
+fn per_move_micros(cpu_seconds: Option<f64>, moves: usize) -> Value {
+    match cpu_seconds {
+        Some(seconds) if moves > 0 => json!(round(seconds * 1e6 / moves as f64, 1)),
+        _ => Value::Null,
+    }
 }
 
 fn latency_json(p: Percentiles) -> Value {
@@ -148,6 +163,7 @@ pub fn build(args: &Args, stats: &Stats, samples: &[Sample], start: Instant) -> 
     };
 
     let all = stats.latencies(Duration::ZERO, Duration::MAX);
+    let acknowledged = all.len();
     let played = since(stats, steady_to.min(last.at)).as_secs_f64().max(0.001);
     let mut moves = json!({
         "sent": Stats::get(&stats.moves_sent),
@@ -155,13 +171,14 @@ pub fn build(args: &Args, stats: &Stats, samples: &[Sample], start: Instant) -> 
         "per_second": round(all.len() as f64 / played, 1),
     });
     let mut latency = json!({ "all": latency_json(Percentiles::of(all)) });
-    let mut cpu = json!({ "whole_run": usage(first, last) });
+    let mut cpu = json!({ "whole_run": usage(first, last, acknowledged) });
     if let Some((a, b)) = steady {
         let acks = stats.latencies(since(stats, a.at), since(stats, b.at));
         let wall = b.at.saturating_duration_since(a.at).as_secs_f64();
         moves["steady_per_second"] = json!(round(acks.len() as f64 / wall, 1));
+        let count = acks.len();
         latency["steady"] = latency_json(Percentiles::of(acks));
-        cpu["steady"] = usage(a, b);
+        cpu["steady"] = usage(a, b, count);
     }
 
     let memory: Vec<Value> = args
@@ -230,6 +247,16 @@ fn write_usage(out: &mut String, title: &str, usage: &Value, pids: &[Value]) {
         }
     }
     let _ = writeln!(out, "  this tool: {}", cpu(&usage["tool"]));
+    let servers_per_move: Vec<String> = usage["server_cpu_us_per_move"]
+        .as_array()
+        .map(|list| list.iter().map(number).collect())
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "  CPU per acknowledged move: server {} µs, this tool {} µs",
+        if servers_per_move.is_empty() { "n/a".to_owned() } else { servers_per_move.join(" + ") },
+        number(&usage["tool_cpu_us_per_move"]),
+    );
     let machine = &usage["machine"];
     let _ = writeln!(
         out,
@@ -410,4 +437,16 @@ pub fn text(report: &Value) -> String {
     }
     let _ = writeln!(out, "{}", if report["passed"] == true { "PASSED" } else { "FAILED" });
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_per_move_is_microseconds_per_acknowledgement() {
+        assert_eq!(per_move_micros(Some(0.5), 10_000), json!(50.0));
+        assert_eq!(per_move_micros(Some(0.5), 0), Value::Null);
+        assert_eq!(per_move_micros(None, 10), Value::Null);
+    }
 }
