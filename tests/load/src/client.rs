@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use futures_util::SinkExt;
 use reqwest::StatusCode;
-use reqwest::header::{COOKIE, HeaderValue, ORIGIN, SET_COOKIE};
+use reqwest::header::{COOKIE, HeaderValue, ORIGIN, RETRY_AFTER, SET_COOKIE};
 use serde_json::{Value, json};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio_tungstenite::WebSocketStream;
@@ -20,13 +20,33 @@ pub type Socket = WebSocketStream<TcpStream>;
 /// The name of the server's session cookie.
 pub const SESSION_COOKIE: &str = "outflank_session";
 
-/// A failure, named the way the report counts it (e.g. `http 429 POST /api/session`).
+/// A failure, named the way the report counts it (e.g. `http 429 POST /api/session`), and,
+/// when the server refused a new game because it is saturated (`503 server_busy`), the
+/// `Retry-After` it asked for: a refusal to honour, not an error.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure(pub String);
+pub struct Failure(pub String, pub Option<Duration>);
 
 impl Failure {
     pub fn new(kind: impl Into<String>) -> Failure {
-        Failure(kind.into())
+        Failure(kind.into(), None)
+    }
+
+    /// The server's answer to `what`, with its status, body and `Retry-After` header.
+    pub fn from_answer(
+        what: &str,
+        status: StatusCode,
+        body: &[u8],
+        retry_after: Option<&str>,
+    ) -> Failure {
+        let busy = status == StatusCode::SERVICE_UNAVAILABLE
+            && error_code(body).as_deref() == Some("server_busy");
+        let wait = retry_after.and_then(|value| value.trim().parse::<u64>().ok());
+        match wait.filter(|_| busy) {
+            Some(seconds) => {
+                Failure(format!("busy {what}"), Some(Duration::from_secs(seconds.max(1))))
+            }
+            None => Failure::new(format!("http {} {what}", status.as_u16())),
+        }
     }
 }
 
@@ -142,7 +162,14 @@ impl Http {
         let response = request.send().await.map_err(|e| request_failure(what, &e))?;
         let status = response.status();
         if status != expect {
-            return Err(Failure::new(format!("http {} {what}", status.as_u16())));
+            let retry_after = response
+                .headers()
+                .get(RETRY_AFTER)
+                .and_then(|value| value.to_str().ok())
+                .map(str::to_owned);
+            let body = tokio::time::timeout(self.timeout, response.bytes()).await;
+            let body = body.ok().and_then(Result::ok).unwrap_or_default();
+            return Err(Failure::from_answer(what, status, &body, retry_after.as_deref()));
         }
         let headers = response.headers().clone();
         let body = tokio::time::timeout(self.timeout, response.json::<Value>())
@@ -333,4 +360,40 @@ pub async fn send(socket: &mut Socket, message: &Value, timeout: Duration) -> Re
 /// Closes the socket politely, without waiting long for the server's answer.
 pub async fn close(mut socket: Socket) {
     let _ = tokio::time::timeout(Duration::from_secs(1), socket.close(None)).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BUSY: &[u8] = br#"{"error":{"code":"server_busy","message":"busy"}}"#;
+
+    #[test]
+    fn a_busy_server_refusal_carries_its_retry_after() {
+        let failure = Failure::from_answer(
+            "POST /api/rooms",
+            StatusCode::SERVICE_UNAVAILABLE,
+            BUSY,
+            Some("3"),
+        );
+        assert_eq!(failure, Failure("busy POST /api/rooms".into(), Some(Duration::from_secs(3))));
+    }
+
+    #[test]
+    fn other_refusals_are_errors_named_by_status() {
+        let unavailable = br#"{"error":{"code":"unavailable","message":"x"}}"#;
+        let what = "POST /api/rooms";
+        assert_eq!(
+            Failure::from_answer(what, StatusCode::SERVICE_UNAVAILABLE, unavailable, Some("3")),
+            Failure::new("http 503 POST /api/rooms")
+        );
+        assert_eq!(
+            Failure::from_answer(what, StatusCode::SERVICE_UNAVAILABLE, BUSY, None),
+            Failure::new("http 503 POST /api/rooms")
+        );
+        assert_eq!(
+            Failure::from_answer(what, StatusCode::TOO_MANY_REQUESTS, b"", Some("1")),
+            Failure::new("http 429 POST /api/rooms")
+        );
+    }
 }

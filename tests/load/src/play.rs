@@ -102,6 +102,12 @@ pub async fn play_room(run: &Run, index: usize, start_at: Instant) {
         };
         let table = match table {
             Ok(table) => table,
+            // A saturated server refusing a new game: wait as asked, then try again.
+            Err(Failure(_, Some(retry_after))) => {
+                Stats::count(&run.stats.setups_refused_busy);
+                sleep_until((Instant::now() + retry_after).min(run.deadline)).await;
+                continue;
+            }
             Err(failure) => {
                 run.stats.error(failure.0);
                 back_off(failures, &mut rng, run.deadline).await;

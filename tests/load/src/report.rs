@@ -209,6 +209,7 @@ pub fn build(args: &Args, stats: &Stats, samples: &[Sample], start: Instant) -> 
         "sockets": { "peak": stats.sockets_peak(), "opened": Stats::get(&stats.sockets_opened) },
         "games_started": Stats::get(&stats.games_started),
         "games_finished": Stats::get(&stats.games_finished),
+        "setups_refused_busy": Stats::get(&stats.setups_refused_busy),
         "moves": moves,
         "ack_latency": latency,
         "duplicates_ignored": Stats::get(&stats.duplicates_ignored),
@@ -370,11 +371,13 @@ pub fn text(report: &Value) -> String {
         );
         let _ = writeln!(
             out,
-            "sockets: peak {} open, {} opened | games: {} started, {} finished",
+            "sockets: peak {} open, {} opened | games: {} started, {} finished, {} set-ups \
+             refused as busy (503, Retry-After honoured)",
             number(&report["sockets"]["peak"]),
             number(&report["sockets"]["opened"]),
             number(&report["games_started"]),
             number(&report["games_finished"]),
+            number(&report["setups_refused_busy"]),
         );
         let moves = &report["moves"];
         let _ = writeln!(

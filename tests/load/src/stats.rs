@@ -14,6 +14,8 @@ pub struct Stats {
     pub games_started: AtomicU64,
     pub games_finished: AtomicU64,
     pub moves_sent: AtomicU64,
+    /// New games the server refused as saturated (`503 server_busy`, `Retry-After` honoured).
+    pub setups_refused_busy: AtomicU64,
     /// Messages whose version was not above the last one (ignored, as the protocol says).
     pub duplicates_ignored: AtomicU64,
     /// Gaps in the versions, answered with `join` and `since`.
@@ -43,6 +45,7 @@ impl Stats {
             games_started: AtomicU64::new(0),
             games_finished: AtomicU64::new(0),
             moves_sent: AtomicU64::new(0),
+            setups_refused_busy: AtomicU64::new(0),
             duplicates_ignored: AtomicU64::new(0),
             resyncs: AtomicU64::new(0),
             acks: Mutex::new(Vec::new()),
