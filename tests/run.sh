@@ -21,6 +21,8 @@ step "services"
 # PostgreSQL and Redis for the store and queue tests: started or installed when missing.
 # shellcheck source=tests/services.sh
 . tests/services.sh
+# Tests that need a service skip without it under a bare `cargo test`; here they must run.
+export OUTFLANK_REQUIRE_SERVICES=1
 
 step "the local OpenID provider for the sign-in tests"
 # A real oidc-provider on loopback stands in for Google; the tests start it themselves.

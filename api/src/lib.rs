@@ -1,6 +1,7 @@
 //! Outflank's server: configuration, HTTP routes and the pages of the web client.
 
 pub mod accounts;
+pub mod banner;
 pub mod cluster;
 pub mod configuration;
 pub mod domain;

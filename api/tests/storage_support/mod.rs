@@ -1,7 +1,14 @@
 //! Runs one storage story on a fresh database: an SQLite file in a temporary directory, or a
 //! PostgreSQL database created for the test (from `TEST_DATABASE_URL`) and dropped after it.
+//!
+//! Also the one rule, for every test binary of the server, about tests that need a service
+//! `cargo test` does not start (PostgreSQL, Redis, the local OpenID provider): without it they
+//! are skipped with a line saying what to start, and `OUTFLANK_REQUIRE_SERVICES=1` (set by
+//! `tests/run.sh`) makes that a failure instead. `OUTFLANK_SKIP_POSTGRES=1`,
+//! `OUTFLANK_SKIP_REDIS=1` and `OUTFLANK_SKIP_OIDC=1` skip a service's tests even then.
 
 use std::future::Future;
+use std::io::Write;
 
 use outflank_api::storage::Store;
 use rand::Rng;
@@ -64,22 +71,116 @@ where
     store.close().await;
 }
 
-/// `TEST_DATABASE_URL`, or `None` (after a note) when `OUTFLANK_SKIP_POSTGRES=1`.
-pub fn admin_url() -> Option<String> {
-    if let Ok(url) = std::env::var("TEST_DATABASE_URL") {
-        if !url.is_empty() {
-            return Some(url);
+/// A service some tests need that `cargo test` does not start.
+#[allow(dead_code)] // The storage tests need only PostgreSQL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Service {
+    Postgres,
+    Redis,
+    OpenIdProvider,
+}
+
+impl Service {
+    /// What the test needs and how to start it, e.g. `needs PostgreSQL — run tests/run.sh, …`.
+    pub fn needed(self) -> String {
+        let (name, how) = match self {
+            Service::Postgres => (
+                "PostgreSQL",
+                "run tests/run.sh, or start it and set \
+                 TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres",
+            ),
+            Service::Redis => (
+                "Redis",
+                "run tests/run.sh, or start it and set TEST_REDIS_URL=redis://127.0.0.1:6379",
+            ),
+            Service::OpenIdProvider => (
+                "the local OpenID provider",
+                "run tests/oidc/start.sh (it installs tests/oidc/node_modules; tests/run.sh runs it)",
+            ),
+        };
+        format!("needs {name} — {how}")
+    }
+
+    /// The variable that skips this service's tests even when services are required.
+    pub fn skip_variable(self) -> &'static str {
+        match self {
+            Service::Postgres => "OUTFLANK_SKIP_POSTGRES",
+            Service::Redis => "OUTFLANK_SKIP_REDIS",
+            Service::OpenIdProvider => "OUTFLANK_SKIP_OIDC",
         }
     }
-    if std::env::var("OUTFLANK_SKIP_POSTGRES").is_ok_and(|skip| skip == "1") {
-        eprintln!("note: OUTFLANK_SKIP_POSTGRES=1, so this PostgreSQL test was skipped");
+}
+
+fn is_set(variable: &str) -> bool {
+    std::env::var(variable).is_ok_and(|value| value == "1")
+}
+
+/// The one rule for a test whose `service` is not there: `None` after a line saying what to
+/// start, or, with `OUTFLANK_REQUIRE_SERVICES=1`, a failure with that same message.
+/// `OUTFLANK_SKIP_…=1` (e.g. `OUTFLANK_SKIP_POSTGRES=1`) skips it in either case.
+pub fn unavailable<T>(service: Service) -> Option<T> {
+    let variable = service.skip_variable();
+    if is_set(variable) {
+        say(&format!("skipped {}: {variable}=1 ({})", test_name(), service.needed()));
         return None;
     }
-    panic!(
-        "TEST_DATABASE_URL is not set. Run tests/run.sh (it starts PostgreSQL and sets it), or set \
-         it yourself, e.g. TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres, or set \
-         OUTFLANK_SKIP_POSTGRES=1 to skip the PostgreSQL variants of the storage tests"
-    );
+    if is_set("OUTFLANK_REQUIRE_SERVICES") {
+        panic!(
+            "{} (OUTFLANK_REQUIRE_SERVICES=1 makes this a failure, not a skip)",
+            service.needed()
+        );
+    }
+    say(&format!("skipped {}: {}", test_name(), service.needed()));
+    None
+}
+
+/// `value` when the service is there (and not skipped on purpose), else [`unavailable`]'s
+/// answer.
+pub fn available<T>(service: Service, value: Option<T>) -> Option<T> {
+    match value {
+        Some(value) if !is_set(service.skip_variable()) => Some(value),
+        _ => unavailable(service),
+    }
+}
+
+/// The test running on this thread, as `cargo test` names it.
+fn test_name() -> String {
+    std::thread::current().name().unwrap_or("a test").to_owned()
+}
+
+/// Writes `line` to stderr past the test harness's capture, so a passing run shows it too.
+fn say(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
+fn variable(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|value| !value.is_empty())
+}
+
+/// `TEST_DATABASE_URL` (the server where each test creates its own database), or `None` after
+/// the test is skipped: see [`unavailable`].
+pub fn admin_url() -> Option<String> {
+    available(Service::Postgres, variable("TEST_DATABASE_URL"))
+}
+
+/// `TEST_DATABASE_URL`, for a test that cannot run without it (asked for by name, e.g.
+/// `OUTFLANK_TEST_BACKEND=postgres`): panics with what to start.
+#[allow(dead_code)] // Each test binary uses part of this.
+pub fn admin_url_required(why: &str) -> String {
+    variable("TEST_DATABASE_URL").unwrap_or_else(|| panic!("{why} {}", Service::Postgres.needed()))
+}
+
+/// `TEST_REDIS_URL`, or `None` after the test is skipped: see [`unavailable`].
+#[allow(dead_code)]
+pub fn redis_url() -> Option<String> {
+    available(Service::Redis, variable("TEST_REDIS_URL"))
+}
+
+/// `TEST_REDIS_URL` when set (and `OUTFLANK_SKIP_REDIS` is not), with no skip and no failure
+/// when not: for tests that use Redis only if it is there.
+#[allow(dead_code)]
+pub fn redis_url_if_set() -> Option<String> {
+    variable("TEST_REDIS_URL").filter(|_| !is_set(Service::Redis.skip_variable()))
 }
 
 /// A database with a random name; dropping the guard drops the database.
