@@ -17,6 +17,10 @@
 //! | `OUTFLANK_RATE_PER_SECOND` | `20`: API requests per second per address and per session |
 //! | `OUTFLANK_RATE_BURST` | `60`: API requests allowed at once before that rate applies |
 //! | `OUTFLANK_SOCKETS_PER_ADDRESS` | `64`: WebSockets open at once per client address |
+//! | `OUTFLANK_ANALYSIS_WORKERS` | `1`: finished games analysed at once |
+//! | `OUTFLANK_ANALYSIS_QUEUE` | `200`: analyses waiting at most; more are refused |
+//! | `OUTFLANK_ANALYSIS_DEPTH` | `12`: plies of midgame search in an analysis |
+//! | `OUTFLANK_ANALYSIS_EXACT` | `20`: empties from which an analysis solves exactly |
 //! | `OUTFLANK_TRUSTED_PROXIES` | unset: the TCP peer is the client; else proxies (`10.0.0.0/8,::1`) whose `X-Forwarded-For` names it |
 
 use std::net::SocketAddr;
@@ -29,8 +33,11 @@ use crate::http::client_address::TrustedProxies;
 use crate::http::rate_limit;
 pub use crate::identity::oidc::{GOOGLE_ISSUER, OidcSettings};
 pub use crate::secret::Secret;
-use crate::service::DEFAULT_SOCKETS_PER_CLIENT;
+use crate::service::{
+    AnalysisSettings, DEFAULT_QUEUE, DEFAULT_SOCKETS_PER_CLIENT, DEFAULT_WORKERS,
+};
 use crate::storage::redact_url;
+use outflank_engine::analysis::{DEFAULT_DEPTH, DEFAULT_EXACT_EMPTIES, ReviewOptions};
 
 /// Where the server listens unless `OUTFLANK_ADDR` says otherwise.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -72,6 +79,14 @@ pub struct Settings {
     /// `OUTFLANK_TRUSTED_PROXIES`: the proxies whose `X-Forwarded-For` names the client, for
     /// per-address limits.
     pub trusted_proxies: TrustedProxies,
+    /// `OUTFLANK_ANALYSIS_WORKERS`: finished games analysed at once, each on a thread.
+    pub analysis_workers: u32,
+    /// `OUTFLANK_ANALYSIS_QUEUE`: analyses waiting at most; more are refused.
+    pub analysis_queue: u32,
+    /// `OUTFLANK_ANALYSIS_DEPTH`: plies of midgame search in an analysis.
+    pub analysis_depth: u32,
+    /// `OUTFLANK_ANALYSIS_EXACT`: positions with this many empties or fewer are solved.
+    pub analysis_exact_empties: u32,
 }
 
 /// A setting that could not be used; names the variable.
@@ -253,6 +268,32 @@ impl Settings {
             })?,
         };
 
+        let ranged = |variable: &'static str,
+                      default: u32,
+                      range: std::ops::RangeInclusive<u32>,
+                      expected: &'static str|
+         -> Result<u32, ConfigError> {
+            match lookup(variable) {
+                None => Ok(default),
+                Some(value) => value
+                    .parse()
+                    .ok()
+                    .filter(|n| range.contains(n))
+                    .ok_or_else(|| invalid(variable, value, expected)),
+            }
+        };
+        let analysis_workers =
+            ranged("OUTFLANK_ANALYSIS_WORKERS", DEFAULT_WORKERS, 1..=64, "number from 1 to 64")?;
+        let analysis_queue = count("OUTFLANK_ANALYSIS_QUEUE", DEFAULT_QUEUE)?;
+        let analysis_depth =
+            ranged("OUTFLANK_ANALYSIS_DEPTH", DEFAULT_DEPTH, 1..=20, "number from 1 to 20")?;
+        let analysis_exact_empties = ranged(
+            "OUTFLANK_ANALYSIS_EXACT",
+            DEFAULT_EXACT_EMPTIES,
+            0..=24,
+            "number of empties from 0 to 24",
+        )?;
+
         Ok(Settings {
             address,
             public_url,
@@ -267,6 +308,10 @@ impl Settings {
             rate_burst,
             sockets_per_address,
             trusted_proxies,
+            analysis_workers,
+            analysis_queue,
+            analysis_depth,
+            analysis_exact_empties,
         })
     }
 }
@@ -284,6 +329,19 @@ fn is_placeholder(secret: &str) -> bool {
 }
 
 impl Settings {
+    /// How finished games are analysed.
+    pub fn analysis(&self) -> AnalysisSettings {
+        AnalysisSettings {
+            workers: usize::try_from(self.analysis_workers).unwrap_or(1),
+            queue: usize::try_from(self.analysis_queue).unwrap_or(usize::MAX),
+            review: ReviewOptions {
+                depth: self.analysis_depth,
+                exact_empties: self.analysis_exact_empties,
+                ..ReviewOptions::default()
+            },
+        }
+    }
+
     /// The move time as the signed milliseconds live games compute with.
     pub fn move_time_ms_i64(&self) -> i64 {
         i64::try_from(self.move_time_ms).unwrap_or(i64::MAX)
@@ -340,6 +398,45 @@ mod tests {
         assert_eq!((settings.rate_per_second, settings.rate_burst), (500, 900));
         let error = settings_error("OUTFLANK_RATE_BURST", "0");
         assert_eq!(error, "OUTFLANK_RATE_BURST=\"0\" is not a valid number from 1 to 1000000");
+    }
+
+    #[test]
+    fn analyses_default_to_one_worker_a_queue_of_200_depth_12_and_exact_from_20() {
+        let settings = settings(&[]).unwrap();
+        assert_eq!((settings.analysis_workers, settings.analysis_queue), (1, 200));
+        let analysis = settings.analysis();
+        assert_eq!((analysis.workers, analysis.queue), (1, 200));
+        assert_eq!((analysis.review.depth, analysis.review.exact_empties), (12, 20));
+    }
+
+    #[test]
+    fn analysis_settings_must_be_in_range() {
+        let settings = settings(&[
+            ("OUTFLANK_ANALYSIS_WORKERS", "2"),
+            ("OUTFLANK_ANALYSIS_QUEUE", "5"),
+            ("OUTFLANK_ANALYSIS_DEPTH", "4"),
+            ("OUTFLANK_ANALYSIS_EXACT", "0"),
+        ])
+        .unwrap();
+        let analysis = settings.analysis();
+        assert_eq!((analysis.workers, analysis.queue), (2, 5));
+        assert_eq!((analysis.review.depth, analysis.review.exact_empties), (4, 0));
+        assert_eq!(
+            settings_error("OUTFLANK_ANALYSIS_WORKERS", "0"),
+            "OUTFLANK_ANALYSIS_WORKERS=\"0\" is not a valid number from 1 to 64"
+        );
+        assert_eq!(
+            settings_error("OUTFLANK_ANALYSIS_QUEUE", "none"),
+            "OUTFLANK_ANALYSIS_QUEUE=\"none\" is not a valid number from 1 to 1000000"
+        );
+        assert_eq!(
+            settings_error("OUTFLANK_ANALYSIS_DEPTH", "21"),
+            "OUTFLANK_ANALYSIS_DEPTH=\"21\" is not a valid number from 1 to 20"
+        );
+        assert_eq!(
+            settings_error("OUTFLANK_ANALYSIS_EXACT", "25"),
+            "OUTFLANK_ANALYSIS_EXACT=\"25\" is not a valid number of empties from 0 to 24"
+        );
     }
 
     fn settings_error(variable: &str, value: &str) -> String {

@@ -17,7 +17,7 @@ use crate::identity::session::{BadSecret, LIFETIME_SECONDS, SessionKeys};
 use crate::live::Timing;
 use crate::metrics::Metrics;
 use crate::routes;
-use crate::service::{Clock, GameHub, Matchmaking, Online, Router, SearchPool};
+use crate::service::{Analyses, Clock, GameHub, Matchmaking, Online, Router, SearchPool};
 use crate::storage::{DbError, Store};
 use outflank_matchmaker::{AnyQueue, QueueError};
 
@@ -129,7 +129,16 @@ impl Application {
             Some((cluster, _)) => Router::Cluster(cluster.clone()),
             None => Router::Alone,
         };
+        let live_searches = pool.live_searches();
         let hub = GameHub::new(store.clone(), pool, (timing, clock), metrics.clone(), router);
+        // Finished games are analysed here, claimed under this node's name.
+        let node = match &cluster {
+            Some((cluster, _)) => cluster.node().to_owned(),
+            None => format!("local-{}", crate::domain::GameId::generate()),
+        };
+        let analyses = Analyses::start(store.clone(), live_searches, settings.analysis(), node);
+        hub.analyse_finished_games(analyses.clone());
+        let analyses = web::Data::new(analyses);
         if let Some((cluster, requests)) = cluster {
             tracing::info!(node = cluster.node(), "sharing games with other nodes through Redis");
             crate::service::spawn_serving(hub.clone(), cluster, requests);
@@ -176,6 +185,7 @@ impl Application {
             App::new()
                 .app_data(store_data.clone())
                 .app_data(hub_data.clone())
+                .app_data(analyses.clone())
                 .app_data(room_joins.clone())
                 .app_data(matchmaking.clone())
                 .app_data(online.clone())

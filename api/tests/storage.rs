@@ -9,8 +9,8 @@ use outflank_api::domain::{
     EndReason, GameId, GameStatus, Mode, PlayerId, RoomCode, Timestamp, Winner,
 };
 use outflank_api::storage::{
-    Backend, DbError, FinishedGame, GameRecord, GameRow, MoveRow, NewGame, NewRoom, RoomMember,
-    RoomRow, SeatRow, SeatStanding, Store,
+    AnalysisRow, AnalysisStatus, Backend, DbError, FinishedGame, GameRecord, GameRow, MoveRow,
+    NewGame, NewRoom, QueuedAnalysis, RoomMember, RoomRow, SeatRow, SeatStanding, Store,
 };
 use outflank_engine::ai::Level;
 use outflank_engine::{Board, Move, Square};
@@ -56,6 +56,11 @@ on_both_backends!(
     the_players_in_games_in_progress_are_each_person_seated_once,
     watchable_games_are_the_live_quick_and_ranked_ones_best_rated_first,
     recent_results_are_finished_quick_and_ranked_games_newest_first,
+    a_finished_game_is_created_with_its_plies_and_result_at_once,
+    an_analysis_is_queued_once_and_again_only_after_a_failure_or_for_another_engine,
+    racing_nodes_claim_an_analysis_exactly_once_and_a_stale_claim_is_taken_over,
+    only_the_node_holding_the_claim_writes_progress_and_the_result,
+    a_players_open_analyses_are_counted_and_unknown_games_not_found,
 );
 
 const T0: Timestamp = Timestamp(1_764_000_000_000);
@@ -940,4 +945,180 @@ async fn recent_results_are_finished_quick_and_ranked_games_newest_first(db: Db)
     assert_eq!(results[0].winner, Some(Winner::Black));
     assert_eq!((results[0].black_discs, results[0].white_discs), (Some(13), Some(0)));
     assert_eq!(db.store.recent_results(1).await.unwrap().len(), 1);
+}
+
+const ENGINE: &str = "outflank-engine 0.1.0";
+
+/// A game with one ply that is over, stored through `create_finished_game`.
+async fn finished_game(store: &Store) -> GameId {
+    let game =
+        NewGame { mode: Mode::SameDevice, move_time_ms: None, turn_started_at: None, ..new_game() };
+    store.create_finished_game(&game, &[place("d3")], &finished(T0.plus(1_000))).await.unwrap();
+    game.id
+}
+
+async fn a_finished_game_is_created_with_its_plies_and_result_at_once(db: Db) {
+    let game =
+        NewGame { mode: Mode::SameDevice, move_time_ms: None, turn_started_at: None, ..new_game() };
+    let end = finished(T0.plus(5_000));
+    db.store.create_finished_game(&game, &[place("d3"), place("c3")], &end).await.unwrap();
+    let expected = GameRow {
+        status: GameStatus::Finished,
+        winner: Some(Winner::Black),
+        end_reason: Some(EndReason::Normal),
+        black_discs: Some(13),
+        white_discs: Some(0),
+        updated_at: end.finished_at,
+        finished_at: Some(end.finished_at),
+        ..created(&game)
+    };
+    let moves = vec![
+        MoveRow { ply: 0, mv: place("d3"), played_at: T0 },
+        MoveRow { ply: 1, mv: place("c3"), played_at: T0 },
+    ];
+    assert_eq!(db.store.load_game(&game.id).await.unwrap(), GameRecord { game: expected, moves });
+    // The same id again changes nothing; a live or rated "finished" game is refused.
+    assert_conflict(db.store.create_finished_game(&game, &[], &end).await);
+    let other = NewGame { id: GameId::generate(), ..game.clone() };
+    let live = FinishedGame { status: GameStatus::Live, ..end.clone() };
+    assert!(matches!(
+        db.store.create_finished_game(&other, &[], &live).await,
+        Err(DbError::Other(_))
+    ));
+    assert_not_found(db.store.load_game(&other.id).await);
+}
+
+async fn an_analysis_is_queued_once_and_again_only_after_a_failure_or_for_another_engine(db: Db) {
+    let store = &db.store;
+    let id = finished_game(store).await;
+    assert_eq!(store.analysis(&id).await.unwrap(), None);
+    let asker = player(3);
+    let QueuedAnalysis::Queued(row) =
+        store.queue_analysis(&id, ENGINE, Some(&asker), T0).await.unwrap()
+    else {
+        panic!("a first request queues")
+    };
+    assert_eq!(
+        row,
+        AnalysisRow {
+            game_id: id.clone(),
+            status: AnalysisStatus::Queued,
+            engine: ENGINE.into(),
+            requested_by: Some(asker.clone()),
+            progress_done: 0,
+            progress_total: 0,
+            claimed_by: None,
+            claimed_at: None,
+            result: None,
+            error: None,
+            created_at: T0,
+            finished_at: None,
+        }
+    );
+    // Queued, running or done with the same engine: left as it is.
+    let again = store.queue_analysis(&id, ENGINE, None, T0.plus(1)).await.unwrap();
+    assert_eq!(again, QueuedAnalysis::Existing(row.clone()));
+    store.claim_analysis(&id, "node-a", T0.plus(2), T0).await.unwrap().unwrap();
+    assert!(matches!(
+        store.queue_analysis(&id, ENGINE, None, T0.plus(3)).await.unwrap(),
+        QueuedAnalysis::Existing(AnalysisRow { status: AnalysisStatus::Running, .. })
+    ));
+    store.finish_analysis(&id, "node-a", "[]", T0.plus(4)).await.unwrap();
+    let done = store.analysis(&id).await.unwrap().unwrap();
+    assert_eq!((done.status, done.result.as_deref()), (AnalysisStatus::Done, Some("[]")));
+    assert_eq!(done.finished_at, Some(T0.plus(4)));
+    assert_eq!(
+        store.queue_analysis(&id, ENGINE, Some(&asker), T0.plus(5)).await.unwrap(),
+        QueuedAnalysis::Existing(done)
+    );
+    // Another engine reviews again, from scratch.
+    let newer = "outflank-engine 0.2.0";
+    let QueuedAnalysis::Queued(requeued) =
+        store.queue_analysis(&id, newer, None, T0.plus(6)).await.unwrap()
+    else {
+        panic!("another engine queues again")
+    };
+    assert_eq!((requeued.status, requeued.engine.as_str()), (AnalysisStatus::Queued, newer));
+    assert_eq!((requeued.result, requeued.claimed_by, requeued.requested_by), (None, None, None));
+    // A failed analysis is queued again by the next request.
+    store.claim_analysis(&id, "node-b", T0.plus(7), T0).await.unwrap().unwrap();
+    store.fail_analysis(&id, "node-b", "cancelled", T0.plus(8)).await.unwrap();
+    let failed = store.analysis(&id).await.unwrap().unwrap();
+    assert_eq!(
+        (failed.status, failed.error.as_deref()),
+        (AnalysisStatus::Failed, Some("cancelled"))
+    );
+    assert!(matches!(
+        store.queue_analysis(&id, newer, None, T0.plus(9)).await.unwrap(),
+        QueuedAnalysis::Queued(AnalysisRow { status: AnalysisStatus::Queued, .. })
+    ));
+}
+
+async fn racing_nodes_claim_an_analysis_exactly_once_and_a_stale_claim_is_taken_over(db: Db) {
+    let store = &db.store;
+    let id = finished_game(store).await;
+    store.queue_analysis(&id, ENGINE, None, T0).await.unwrap();
+    assert_eq!(store.claimable_analyses(T0, 10).await.unwrap(), vec![id.clone()]);
+    let claims = futures_util::future::join_all((0..8).map(|n| {
+        let (store, id) = (store.clone(), id.clone());
+        async move { store.claim_analysis(&id, &format!("node-{n}"), T0.plus(10), T0).await }
+    }))
+    .await;
+    let winners: Vec<AnalysisRow> = claims.into_iter().filter_map(|claim| claim.unwrap()).collect();
+    assert_eq!(winners.len(), 1, "exactly one node claims it");
+    let holder = winners[0].claimed_by.clone().unwrap();
+    assert_eq!(
+        (winners[0].status, winners[0].claimed_at),
+        (AnalysisStatus::Running, Some(T0.plus(10)))
+    );
+    // A fresh claim is not claimable; one last renewed before the bound is.
+    assert_eq!(store.claimable_analyses(T0.plus(10), 10).await.unwrap(), vec![]);
+    assert_eq!(store.claim_analysis(&id, "node-x", T0.plus(11), T0.plus(10)).await.unwrap(), None);
+    assert_eq!(store.claimable_analyses(T0.plus(11), 10).await.unwrap(), vec![id.clone()]);
+    let taken = store.claim_analysis(&id, "node-x", T0.plus(12), T0.plus(11)).await.unwrap();
+    assert_eq!(taken.unwrap().claimed_by.as_deref(), Some("node-x"));
+    // The node that lost its claim can no longer write.
+    assert_conflict(store.analysis_progress(&id, &holder, (1, 2), T0.plus(13)).await);
+    assert_conflict(store.finish_analysis(&id, &holder, "[]", T0.plus(13)).await);
+}
+
+async fn only_the_node_holding_the_claim_writes_progress_and_the_result(db: Db) {
+    let store = &db.store;
+    let id = finished_game(store).await;
+    store.queue_analysis(&id, ENGINE, None, T0).await.unwrap();
+    // Nobody holds it yet.
+    assert_conflict(store.analysis_progress(&id, "node-a", (1, 3), T0.plus(1)).await);
+    store.claim_analysis(&id, "node-a", T0.plus(1), T0).await.unwrap().unwrap();
+    store.analysis_progress(&id, "node-a", (2, 3), T0.plus(2)).await.unwrap();
+    assert_conflict(store.analysis_progress(&id, "node-b", (3, 3), T0.plus(2)).await);
+    let row = store.analysis(&id).await.unwrap().unwrap();
+    assert_eq!((row.progress_done, row.progress_total, row.claimed_at), (2, 3, Some(T0.plus(2))));
+    assert_conflict(store.fail_analysis(&id, "node-b", "no", T0.plus(3)).await);
+    store.finish_analysis(&id, "node-a", r#"{"plies":[]}"#, T0.plus(3)).await.unwrap();
+    let row = store.analysis(&id).await.unwrap().unwrap();
+    assert_eq!((row.status, row.progress_done, row.progress_total), (AnalysisStatus::Done, 3, 3));
+    // Done is final: neither a claim nor a second result.
+    assert_eq!(store.claim_analysis(&id, "node-b", T0.plus(4), T0.plus(4)).await.unwrap(), None);
+    assert_conflict(store.finish_analysis(&id, "node-a", "[]", T0.plus(5)).await);
+    assert_eq!(store.claimable_analyses(T0.plus(100), 10).await.unwrap(), vec![]);
+}
+
+async fn a_players_open_analyses_are_counted_and_unknown_games_not_found(db: Db) {
+    let store = &db.store;
+    let asker = player(4);
+    assert_eq!(store.open_analyses_requested_by(&asker).await.unwrap(), 0);
+    let mut games = Vec::new();
+    for n in 0..3 {
+        let id = finished_game(store).await;
+        store.queue_analysis(&id, ENGINE, Some(&asker), T0.plus(n)).await.unwrap();
+        games.push(id);
+    }
+    store.queue_analysis(&finished_game(store).await, ENGINE, None, T0).await.unwrap();
+    assert_eq!(store.open_analyses_requested_by(&asker).await.unwrap(), 3);
+    store.claim_analysis(&games[0], "node-a", T0.plus(5), T0).await.unwrap().unwrap();
+    assert_eq!(store.open_analyses_requested_by(&asker).await.unwrap(), 3);
+    store.finish_analysis(&games[0], "node-a", "[]", T0.plus(6)).await.unwrap();
+    assert_eq!(store.open_analyses_requested_by(&asker).await.unwrap(), 2);
+    assert_not_found(store.queue_analysis(&GameId::generate(), ENGINE, None, T0).await);
+    assert_eq!(store.analysis(&GameId::generate()).await.unwrap(), None);
 }

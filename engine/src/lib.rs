@@ -43,6 +43,9 @@ pub use ggf::{GgfGame, ParseGgfError};
 // Exact endgame solving.
 pub mod solve;
 
+// Game review: every ply judged by the search and the solver.
+pub mod analysis;
+
 // Computer players.
 pub mod ai;
 pub use ai::Level;

@@ -1,4 +1,5 @@
-//! Games over HTTP: start one (computer, same device), read it, its text record, and import.
+//! Games over HTTP: start one (computer, same device), read it, its text record, and import
+//! (a game to continue, or a finished one to replay and analyse).
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::{ContentDisposition, DispositionParam, DispositionType};
@@ -7,19 +8,19 @@ use actix_web::{HttpRequest, HttpResponse};
 use outflank_engine::ai::Level;
 use outflank_engine::ggf::{self, GameTextError};
 use outflank_engine::record::{Conclusion, Record};
-use outflank_engine::{Board, Color, Game, ParseGgfError, ParseRecordError};
+use outflank_engine::{Board, Color, Game, GgfGame, ParseGgfError, ParseRecordError};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use thiserror::Error;
 
-use crate::domain::{ClientKey, EndReason, GameId, GameStatus, Winner};
+use crate::domain::{ClientKey, EndReason, GameId, GameStatus, Mode, Timestamp, Winner};
 use crate::http::client_address::client_of;
 use crate::http::error::{ApiError, api_error};
 use crate::identity::session::Session;
 use crate::live::{Human, Setup};
 use crate::routes::players::rated_game_json;
-use crate::service::{GameHub, Origin, OverBudget, ServiceError};
-use crate::storage::{DbError, GameRecord, GameRow, Store};
+use crate::service::{Analyses, GameHub, Origin, OverBudget, ServiceError};
+use crate::storage::{DbError, FinishedGame, GameRecord, GameRow, SeatRow, Store};
 use crate::ws::protocol::board_text;
 
 pub fn configure(config: &mut ServiceConfig) {
@@ -203,26 +204,95 @@ async fn create(
 struct Import {
     /// A text record, a bare move list, or a GGF game (text starting `(;`).
     record: String,
-    /// The computer's level for the continuation.
-    level: LevelText,
+    /// The computer's level for the continuation (not needed for a finished game).
+    level: Option<LevelText>,
+}
+
+/// The longest player name kept from an imported GGF game.
+const IMPORTED_NAME_CHARS: usize = 40;
+
+/// Stores an imported game that is over as a finished, unrated game of the importer's (the
+/// players named as in a GGF game, or "Black" and "White"), and queues its analysis.
+async fn import_finished(
+    text: &str,
+    game: &Game,
+    session: &Session,
+    store: &Store,
+    analyses: &Analyses,
+) -> Result<HttpResponse, GameRouteError> {
+    let ggf = text.trim_start().starts_with("(;").then(|| text.parse::<GgfGame>().ok()).flatten();
+    let name = |given: Option<&String>, default: &str| {
+        given
+            .map(|name| name.trim().chars().take(IMPORTED_NAME_CHARS).collect::<String>())
+            .filter(|name| !name.is_empty())
+            .unwrap_or_else(|| default.to_owned())
+    };
+    let black = name(ggf.as_ref().and_then(|g| g.black.as_ref()), "Black");
+    let white = name(ggf.as_ref().and_then(|g| g.white.as_ref()), "White");
+    let result = game.result().ok_or(GameRouteError::ImportedGameOver)?;
+    let now = Timestamp::now();
+    let row = crate::storage::NewGame {
+        id: GameId::generate(),
+        mode: Mode::SameDevice,
+        level: None,
+        black: SeatRow { id: Some(session.player.clone()), name: black },
+        white: SeatRow { id: Some(session.player.clone()), name: white },
+        start_position: game.start(),
+        move_time_ms: None,
+        room_code: None,
+        rated: false,
+        created_at: now,
+        turn_started_at: None,
+    };
+    let winner = match result.winner() {
+        Some(Color::Black) => Winner::Black,
+        Some(Color::White) => Winner::White,
+        None => Winner::Draw,
+    };
+    let finished = FinishedGame {
+        status: GameStatus::Finished,
+        winner: Some(winner),
+        end_reason: EndReason::Normal,
+        black_discs: result.black,
+        white_discs: result.white,
+        finished_at: now,
+        rated: None,
+    };
+    store.create_finished_game(&row, game.plies(), &finished).await?;
+    let id = row.id;
+    // The game stands even when the analysis must wait: it can be asked for later.
+    if let Err(error) = analyses.request(&id, Some(&session.player)).await {
+        tracing::info!(game = %id, %error, "imported game not queued for analysis");
+    }
+    Ok(HttpResponse::Created().json(json!({
+        "id": id.to_string(),
+        "url": format!("/replay/{id}"),
+        "finished": true,
+        "analysis": format!("/api/games/{id}/analysis"),
+    })))
 }
 
 /// `POST /api/games/import`: replays a record or a GGF game and continues it against the
-/// computer, the player taking the side to move. Nothing is created when a move is bad.
+/// computer, the player taking the side to move; a game already over on the board is stored
+/// as finished, to be replayed and analysed. Nothing is created when a move is bad.
 async fn import(
     request: HttpRequest,
     session: Session,
     body: web::Json<Import>,
     hub: web::Data<GameHub>,
+    store: web::Data<Store>,
+    analyses: web::Data<Analyses>,
 ) -> Result<HttpResponse, GameRouteError> {
-    let level = parse_level(&body.level)?;
     let game = ggf::parse_game_text(&body.record)?;
     if game.start() != Board::start() {
         return Err(GameRouteError::ImportStart(game.start().to_string()));
     }
     if game.is_over() {
-        return Err(GameRouteError::ImportedGameOver);
+        return import_finished(&body.record, &game, &session, &store, &analyses).await;
     }
+    let level = parse_level(body.level.as_ref().ok_or_else(|| {
+        GameRouteError::BadRequest("a game to continue needs the computer's \"level\"".into())
+    })?)?;
     let setup = Setup::Computer { human: human(&session), color: game.side_to_move(), level };
     let id = hub.create_computer_game(setup, game, client(&request)).await?;
     Ok(created(&id))

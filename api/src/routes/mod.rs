@@ -2,6 +2,7 @@
 //! [`crate::http`]; the WebSockets are in [`crate::ws`].
 
 mod account;
+mod analysis;
 pub mod auth;
 mod computer;
 mod games;
@@ -25,6 +26,7 @@ pub fn configure(config: &mut ServiceConfig) {
     account::configure(config);
     players::configure(config);
     games::configure(config);
+    analysis::configure(config);
     computer::configure(config);
     rooms::configure(config);
     stats::configure(config);

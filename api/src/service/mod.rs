@@ -1,11 +1,13 @@
 //! The imperative shell around live games: one task per game drives its pure state machine,
-//! stores what happened, then tells the subscribers; computer searches run on a bounded pool.
+//! stores what happened, then tells the subscribers; computer searches run on a bounded pool,
+//! and finished games are analysed by the engine below them ([`Analyses`]).
 //!
 //! Inside, arrows point one way: the registry ([`GameHub`]) starts game tasks and hands out
 //! [`GameHandle`]s; a task knows only its context and asks the registry for the rest
 //! (`game_task::FollowUp`); the [`Router`] is the one seam to the cluster. The service speaks
 //! in domain values ([`crate::live::Broadcast`], [`ServiceError`]); the socket edge renders them.
 
+mod analysis;
 mod clock;
 mod computer_budget;
 mod convert;
@@ -22,6 +24,10 @@ mod router;
 mod search;
 mod serving;
 
+pub use analysis::{
+    AnalysedPly, Analyses, AnalysisError, AnalysisResult, AnalysisSettings, DEFAULT_QUEUE,
+    DEFAULT_WORKERS, ENGINE, PER_PLAYER, SideSummary,
+};
 pub use clock::{Clock, ManualClock};
 pub use computer_budget::OverBudget;
 pub use convert::CorruptGame;
@@ -37,5 +43,5 @@ pub use online::{
 };
 pub use registry::GameHub;
 pub use router::Router;
-pub use search::SearchPool;
+pub use search::{LiveSearch, LiveSearches, SearchPool};
 pub use serving::spawn_serving;

@@ -19,6 +19,7 @@ use super::ServiceError;
 pub const ABANDONED_AFTER_MS: i64 = 30 * 24 * 3600 * 1000;
 /// How often the store is swept for such games (and once at start-up).
 const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+use super::analysis::Analyses;
 use super::clock::Clock;
 use super::computer_budget::ComputerBudget;
 use super::convert;
@@ -33,6 +34,8 @@ struct Inner {
     /// Games against the computer in progress here, by player and client.
     computer_games: Mutex<ComputerBudget>,
     context: Arc<TaskContext>,
+    /// Where games that end here are queued for analysis, once set.
+    analyses: std::sync::OnceLock<Analyses>,
 }
 
 /// All games running in this process.
@@ -78,10 +81,17 @@ impl GameHub {
                 games: Mutex::default(),
                 computer_games: Mutex::default(),
                 context: Arc::new(context),
+                analyses: std::sync::OnceLock::new(),
             }),
         };
         tokio::spawn(follow_up_loop(Arc::downgrade(&hub.inner), requests));
         hub
+    }
+
+    /// From now on, queues every game that finishes here for analysis in `analyses` (a second
+    /// call changes nothing).
+    pub fn analyse_finished_games(&self, analyses: Analyses) {
+        let _ = self.inner.analyses.set(analyses);
     }
 
     /// The time rules games are created with.
@@ -351,7 +361,12 @@ async fn follow_up_loop(registry: Weak<Inner>, mut requests: mpsc::UnboundedRece
                     let _ = started.send(hub.start_rematch(*state, origin).await);
                 });
             }
-            FollowUp::Ended(id) => lock(&hub.inner.computer_games).release(&id),
+            FollowUp::Ended(id) => {
+                lock(&hub.inner.computer_games).release(&id);
+                if let Some(analyses) = hub.inner.analyses.get() {
+                    analyses.game_ended(id);
+                }
+            }
             FollowUp::Stopped(id) => {
                 lock(&hub.inner.computer_games).release(&id);
                 hub.remove_if_stopped(&id);

@@ -1,9 +1,10 @@
 //! Computer searches on a bounded set of blocking workers, so they never starve the sockets,
 //! shared fairly ([`FairQueue`]): one search at a time per owner, owners in turn, and the
-//! computer standing in for a missing opponent first.
+//! computer standing in for a missing opponent first. [`LiveSearches`] counts the searches
+//! running, so that background work (game analysis) can give way to them.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::metrics::Metrics;
@@ -17,19 +18,25 @@ use super::fair_queue::{FairQueue, Owner, Urgency};
 pub struct SearchPool {
     turns: FairQueue,
     metrics: Metrics,
+    live: LiveSearches,
 }
 
 impl SearchPool {
     /// A pool running at most `workers` searches at once (at least one), counting its searches
     /// in `metrics`.
     pub fn new(workers: usize, metrics: Metrics) -> SearchPool {
-        SearchPool { turns: FairQueue::new(workers), metrics }
+        SearchPool { turns: FairQueue::new(workers), metrics, live: LiveSearches::default() }
     }
 
     /// A pool sized for this machine: one worker per core but one, so sockets keep a core.
     pub fn for_this_machine(metrics: Metrics) -> SearchPool {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         SearchPool::new(cores.saturating_sub(1), metrics)
+    }
+
+    /// The count of this pool's searches running now, shared.
+    pub fn live_searches(&self) -> LiveSearches {
+        self.live.clone()
     }
 
     /// The move `level` plays in `board`, searched in a turn of `owner`'s; `None` if `cancel`
@@ -48,9 +55,11 @@ impl SearchPool {
         }
         counted.running();
         let metrics = self.metrics.clone();
+        let live = self.live.clone();
         let choice = tokio::task::spawn_blocking(move || {
             let _permit = permit;
             let _counted = counted;
+            let _live = live.start();
             let started = Instant::now();
             let choice = ai::best_move(&board, level, Some(&cancel));
             metrics.search_finished(started.elapsed());
@@ -59,5 +68,91 @@ impl SearchPool {
         .await
         .ok()?;
         choice.ok().map(|choice| choice.mv)
+    }
+}
+
+/// How many live computer searches run now. Background work calls [`LiveSearches::wait_idle`]
+/// between its steps, so it runs only while no live game waits for the computer.
+#[derive(Clone, Debug, Default)]
+pub struct LiveSearches {
+    inner: Arc<LiveInner>,
+}
+
+#[derive(Debug, Default)]
+struct LiveInner {
+    running: Mutex<usize>,
+    idle: Condvar,
+    waiting: AtomicUsize,
+}
+
+/// One running live search; it stops counting when dropped.
+#[derive(Debug)]
+pub struct LiveSearch {
+    inner: Arc<LiveInner>,
+}
+
+impl LiveSearches {
+    /// Counts a live search as running until the returned guard is dropped.
+    pub fn start(&self) -> LiveSearch {
+        *self.inner.running.lock().unwrap_or_else(PoisonError::into_inner) += 1;
+        LiveSearch { inner: Arc::clone(&self.inner) }
+    }
+
+    /// Live searches running now.
+    pub fn running(&self) -> usize {
+        *self.inner.running.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Threads blocked in [`LiveSearches::wait_idle`] now.
+    pub fn waiting(&self) -> usize {
+        self.inner.waiting.load(Ordering::SeqCst)
+    }
+
+    /// Blocks the calling thread (never an async worker's) until no live search runs.
+    pub fn wait_idle(&self) {
+        let mut running = self.inner.running.lock().unwrap_or_else(PoisonError::into_inner);
+        if *running == 0 {
+            return;
+        }
+        self.inner.waiting.fetch_add(1, Ordering::SeqCst);
+        while *running > 0 {
+            running = self.inner.idle.wait(running).unwrap_or_else(PoisonError::into_inner);
+        }
+        self.inner.waiting.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Drop for LiveSearch {
+    fn drop(&mut self) {
+        let mut running = self.inner.running.lock().unwrap_or_else(PoisonError::into_inner);
+        *running = running.saturating_sub(1);
+        if *running == 0 {
+            self.inner.idle.notify_all();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn waiting_for_idle_returns_once_the_last_live_search_ends() {
+        let live = LiveSearches::default();
+        live.wait_idle();
+        let (first, second) = (live.start(), live.start());
+        assert_eq!(live.running(), 2);
+        let waiter = {
+            let live = live.clone();
+            std::thread::spawn(move || live.wait_idle())
+        };
+        while live.waiting() == 0 {
+            std::thread::yield_now();
+        }
+        drop(first);
+        assert_eq!((live.running(), live.waiting()), (1, 1));
+        drop(second);
+        waiter.join().unwrap();
+        assert_eq!((live.running(), live.waiting()), (0, 0));
     }
 }

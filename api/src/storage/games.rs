@@ -76,6 +76,52 @@ impl Store {
         Ok(())
     }
 
+    /// Stores a game that is already over (an imported finished record): the game, its plies
+    /// and how it ended, all of it or nothing. Such a game is never rated.
+    ///
+    /// # Errors
+    /// [`DbError::Conflict`] if the id is taken; [`DbError::Other`] if `finished` says live or
+    /// rated.
+    pub async fn create_finished_game(
+        &self,
+        game: &NewGame,
+        plies: &[Move],
+        finished: &FinishedGame,
+    ) -> DbResult<()> {
+        if finished.status == GameStatus::Live || finished.rated.is_some() || game.rated {
+            return Err(DbError::Other("an imported game must be over and unrated".into()));
+        }
+        let _permit = self.write_permit().await;
+        let mut tx = self.pool.begin().await?;
+        insert_game(&mut *tx, game).await?;
+        for (ply, mv) in plies.iter().enumerate() {
+            let ply: i32 = convert("moves.ply", ply)?;
+            sqlx::query("INSERT INTO moves (game_id, ply, mv, played_at) VALUES ($1, $2, $3, $4)")
+                .bind(game.id.as_str())
+                .bind(ply)
+                .bind(mv.to_string())
+                .bind(game.created_at.0)
+                .execute(&mut *tx)
+                .await?;
+        }
+        sqlx::query(
+            "UPDATE games SET status = $2, winner = $3, end_reason = $4, black_discs = $5, \
+                white_discs = $6, finished_at = $7, updated_at = $7, turn_started_at = NULL \
+             WHERE id = $1",
+        )
+        .bind(game.id.as_str())
+        .bind(finished.status.as_str())
+        .bind(finished.winner.map(|winner| winner.as_str()))
+        .bind(finished.end_reason.as_str())
+        .bind(i32::from(finished.black_discs))
+        .bind(i32::from(finished.white_discs))
+        .bind(finished.finished_at.0)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// Stores ply `ply` (numbered from 0) of a live game. It must be the next ply: this is the
     /// write that makes a move durable before anyone is told, and a second write of the same ply
     /// (a double submission, or another node) fails.

@@ -1,4 +1,5 @@
-//! Durable storage: games, moves, friend rooms and server settings, in PostgreSQL or SQLite.
+//! Durable storage: games, moves, their analyses, friend rooms and server settings, in
+//! PostgreSQL or SQLite.
 //!
 //! One implementation serves both backends through sqlx's `Any` driver: the SQL is portable
 //! (`$1` placeholders, TEXT ids, BIGINT epoch-millisecond times, INTEGER counts and flags) and
@@ -23,6 +24,7 @@ use tokio::sync::MutexGuard;
 use sqlite_writer::SqliteWriter;
 
 mod accounts;
+mod analyses;
 mod games;
 mod lobby;
 mod models;
@@ -35,7 +37,8 @@ mod sqlite_writer;
 pub use accounts::{AccountRow, DELETED_PLAYER, NameError};
 pub use lobby::{LobbyGame, SeatStanding};
 pub use models::{
-    FinishedGame, GameRecord, GameRow, MoveRow, NewGame, NewRoom, RoomMember, RoomRow, SeatRow,
+    AnalysisRow, AnalysisStatus, FinishedGame, GameRecord, GameRow, MoveRow, NewGame, NewRoom,
+    QueuedAnalysis, RoomMember, RoomRow, SeatRow,
 };
 pub use players::PlayerRow;
 

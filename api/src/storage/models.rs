@@ -122,3 +122,80 @@ pub struct RoomRow {
     /// How many games the room has started.
     pub games_played: u32,
 }
+
+/// Where a game's analysis stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AnalysisStatus {
+    /// Waiting for a node to claim it.
+    Queued,
+    /// Claimed by a node, which is working on it.
+    Running,
+    /// Finished: the result is stored.
+    Done,
+    /// Given up; a new request queues it again.
+    Failed,
+}
+
+impl AnalysisStatus {
+    /// The stored and wire form.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            AnalysisStatus::Queued => "queued",
+            AnalysisStatus::Running => "running",
+            AnalysisStatus::Done => "done",
+            AnalysisStatus::Failed => "failed",
+        }
+    }
+
+    /// Whether the analysis is still to come (queued or running).
+    pub const fn is_open(self) -> bool {
+        matches!(self, AnalysisStatus::Queued | AnalysisStatus::Running)
+    }
+}
+
+impl std::str::FromStr for AnalysisStatus {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<AnalysisStatus, String> {
+        match text {
+            "queued" => Ok(AnalysisStatus::Queued),
+            "running" => Ok(AnalysisStatus::Running),
+            "done" => Ok(AnalysisStatus::Done),
+            "failed" => Ok(AnalysisStatus::Failed),
+            other => Err(format!("{other:?} is not an analysis status")),
+        }
+    }
+}
+
+/// A stored analysis of one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnalysisRow {
+    pub game_id: GameId,
+    pub status: AnalysisStatus,
+    /// The engine that made, or is to make, the analysis (e.g. `outflank-engine 0.1.0`).
+    pub engine: String,
+    /// The player who asked for it; `None` when it was queued at the end of the game.
+    pub requested_by: Option<PlayerId>,
+    pub progress_done: u32,
+    pub progress_total: u32,
+    /// The node working on it, and when it last said so.
+    pub claimed_by: Option<String>,
+    pub claimed_at: Option<Timestamp>,
+    /// The per-ply result as JSON text, once done.
+    pub result: Option<String>,
+    /// Why it failed.
+    pub error: Option<String>,
+    /// When it was (last) queued.
+    pub created_at: Timestamp,
+    pub finished_at: Option<Timestamp>,
+}
+
+/// What [`Store::queue_analysis`](super::Store::queue_analysis) did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QueuedAnalysis {
+    /// A new request: the row is now queued (new, or again after a failure or for a newer
+    /// engine).
+    Queued(AnalysisRow),
+    /// Nothing to do: the game is queued, running or already analysed by this engine.
+    Existing(AnalysisRow),
+}

@@ -11,6 +11,7 @@ mod helpers;
 #[path = "../storage_support/mod.rs"]
 mod storage_support;
 
+mod analysis;
 mod computer;
 mod friends;
 mod health;

@@ -8,6 +8,7 @@ mod helpers;
 #[path = "../storage_support/mod.rs"]
 mod storage_support;
 
+mod analysis;
 mod failover;
 mod faults;
 mod leases;

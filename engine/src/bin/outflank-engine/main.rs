@@ -9,6 +9,7 @@ mod matches;
 mod nboard;
 mod perft;
 mod probcut;
+mod review;
 mod solve;
 
 use std::process::ExitCode;
@@ -23,6 +24,8 @@ commands:
   bestmove --level 1-10|easy|medium|hard \"<position or move list>\"
   match <level> <level> [--openings N] [--threads N]
                                              a match from balanced openings, both colours
+  review [--depth N] [--exact N] \"<record, GGF or move list>\" | -
+                                             every ply judged: values, best moves, loss, class
   probcut-fit [--positions N]                measure the margins of probabilistic cut-offs
   nboard                                     be an engine for the NBoard GUI: the NBoard
                                              protocol on stdin and stdout";
@@ -46,6 +49,7 @@ fn main() -> ExitCode {
         Some("bestmove") => bestmove::run(&args[1..], json),
         Some("nboard") => nboard::run(&args[1..], json),
         Some("match") => matches::run(&args[1..], json),
+        Some("review") => review::run(&args[1..], json),
         Some("probcut-fit") => probcut::run(&args[1..], json),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");

@@ -1,0 +1,569 @@
+//! Every finished game reviewed by the engine, in the background and below live games.
+//!
+//! A bounded queue feeds a few workers ([`AnalysisSettings`]). A worker claims the game's row
+//! in the store (so on several nodes one of them analyses it), reviews the game on a blocking
+//! thread with [`outflank_engine::analysis::review`], and stores the result once. Between steps
+//! the review waits while any live computer search runs ([`LiveSearches`]), so analyses never
+//! slow a game. A full queue refuses new work; a game queued at its end is then dropped (with
+//! a log line) and can be asked for later. A sweep picks up rows queued or abandoned by a node
+//! that stopped.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use outflank_engine::analysis::{self, Class, PlyReview, ReviewOptions};
+use outflank_engine::{Color, Game};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+use tokio::sync::mpsc;
+
+use crate::domain::{GameId, GameStatus, PlayerId, Timestamp};
+use crate::storage::{AnalysisRow, AnalysisStatus, DbError, QueuedAnalysis, Store};
+
+use super::search::LiveSearches;
+
+/// The engine that makes the analyses, stored with each: `outflank-engine 0.1.0`.
+pub const ENGINE: &str = concat!("outflank-engine ", env!("CARGO_PKG_VERSION"));
+/// Analyses one player may have queued or running at once.
+pub const PER_PLAYER: u32 = 3;
+/// Workers by default.
+pub const DEFAULT_WORKERS: u32 = 1;
+/// Queued analyses by default.
+pub const DEFAULT_QUEUE: u32 = 200;
+/// A claim not renewed for this long is taken to belong to a node that stopped.
+const STALE_AFTER_MS: i64 = 10 * 60 * 1000;
+/// How often a running analysis renews its claim and writes its progress, at most.
+const PROGRESS_EVERY: Duration = Duration::from_secs(2);
+/// How often the store is swept for analyses nobody works on.
+const SWEEP_EVERY: Duration = Duration::from_secs(60);
+
+/// How many analyses run and wait, and how deep they look.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AnalysisSettings {
+    /// Analyses running at once (each on a blocking thread).
+    pub workers: usize,
+    /// Analyses waiting at most; more are refused.
+    pub queue: usize,
+    /// The engine's review settings.
+    pub review: ReviewOptions,
+}
+
+impl Default for AnalysisSettings {
+    fn default() -> Self {
+        AnalysisSettings {
+            workers: DEFAULT_WORKERS as usize,
+            queue: DEFAULT_QUEUE as usize,
+            review: ReviewOptions::default(),
+        }
+    }
+}
+
+/// Why an analysis was not queued.
+#[derive(Debug, Error)]
+pub enum AnalysisError {
+    #[error("there is no such game")]
+    NotFound,
+    #[error("the game is still being played; it can be analysed once it is over")]
+    GameLive,
+    #[error(
+        "at most {PER_PLAYER} analyses per player may wait at once; try again when one is done"
+    )]
+    TooMany,
+    #[error("the analysis queue is full; please try again later")]
+    QueueFull,
+    #[error("the analysis could not be stored: {0}")]
+    Storage(#[source] DbError),
+}
+
+impl From<DbError> for AnalysisError {
+    fn from(error: DbError) -> AnalysisError {
+        match error {
+            DbError::NotFound => AnalysisError::NotFound,
+            other => AnalysisError::Storage(other),
+        }
+    }
+}
+
+/// One ply of a stored analysis: the engine's review in the wire's words. The route adds the
+/// boards of the best line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnalysedPly {
+    pub ply: usize,
+    /// `black` or `white`.
+    pub color: String,
+    /// `f5` or `pass`.
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub value_before: i32,
+    pub value_after: i32,
+    pub best: Vec<String>,
+    pub best_value: i32,
+    pub played_value: i32,
+    pub loss: i32,
+    pub exact: bool,
+    pub class: String,
+    pub best_line: Vec<String>,
+}
+
+impl From<&PlyReview> for AnalysedPly {
+    fn from(ply: &PlyReview) -> AnalysedPly {
+        let moves =
+            |moves: &[outflank_engine::Move]| moves.iter().map(ToString::to_string).collect();
+        AnalysedPly {
+            ply: ply.ply,
+            color: ply.color.name().to_lowercase(),
+            mv: ply.played.to_string(),
+            value_before: ply.value_before,
+            value_after: ply.value_after,
+            best: moves(&ply.best),
+            best_value: ply.best_value,
+            played_value: ply.played_value,
+            loss: ply.loss,
+            exact: ply.exact,
+            class: ply.class.name().to_owned(),
+            best_line: moves(&ply.best_line),
+        }
+    }
+}
+
+/// What a done analysis stores: how it was made and every ply.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnalysisResult {
+    /// Positions with this many empties or fewer were solved.
+    pub exact_from_empties: u32,
+    /// What the other values come from, e.g. `depth 12`.
+    pub search: String,
+    pub plies: Vec<AnalysedPly>,
+}
+
+/// One side's moves in an analysis, summed up.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SideSummary {
+    /// Moves made (passes left out).
+    pub moves: u32,
+    /// Mean disc loss per move.
+    pub mean_loss: f64,
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    pub blunders: u32,
+}
+
+impl AnalysisResult {
+    /// The summary of `color`'s moves.
+    pub fn summary(&self, color: Color) -> SideSummary {
+        let name = color.name().to_lowercase();
+        let moves: Vec<&AnalysedPly> =
+            self.plies.iter().filter(|ply| ply.color == name && ply.mv != "pass").collect();
+        let count = |class: Class| {
+            let count = moves.iter().filter(|ply| ply.class == class.name()).count();
+            u32::try_from(count).unwrap_or(u32::MAX)
+        };
+        let total_loss: i64 = moves.iter().map(|ply| i64::from(ply.loss)).sum();
+        let mean_loss = if moves.is_empty() {
+            0.0
+        } else {
+            // Two decimals are all a person reads.
+            (total_loss as f64 / moves.len() as f64 * 100.0).round() / 100.0
+        };
+        SideSummary {
+            moves: u32::try_from(moves.len()).unwrap_or(u32::MAX),
+            mean_loss,
+            inaccuracies: count(Class::Inaccuracy),
+            mistakes: count(Class::Mistake),
+            blunders: count(Class::Blunder),
+        }
+    }
+}
+
+/// The analysis queue and its workers. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Analyses {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    store: Store,
+    live: LiveSearches,
+    settings: AnalysisSettings,
+    /// The name this node claims analyses under.
+    node: String,
+    queue: mpsc::Sender<GameId>,
+    /// Games in this node's queue or being analysed here, so the sweep adds none twice.
+    pending: Mutex<HashSet<GameId>>,
+}
+
+impl Analyses {
+    /// Starts `settings.workers` workers claiming analyses as `node`, and the sweep. Must be
+    /// called inside a Tokio runtime.
+    pub fn start(
+        store: Store,
+        live: LiveSearches,
+        settings: AnalysisSettings,
+        node: String,
+    ) -> Analyses {
+        let (queue, receiver) = mpsc::channel(settings.queue.max(1));
+        let inner =
+            Arc::new(Inner { store, live, settings, node, queue, pending: Mutex::default() });
+        let receiver = Arc::new(tokio::sync::Mutex::new(receiver));
+        for _ in 0..settings.workers.max(1) {
+            tokio::spawn(worker(Arc::clone(&inner), Arc::clone(&receiver)));
+        }
+        tokio::spawn(sweep(Arc::downgrade(&inner)));
+        Analyses { inner }
+    }
+
+    /// The review settings analyses are made with.
+    pub fn settings(&self) -> AnalysisSettings {
+        self.inner.settings
+    }
+
+    /// Queues the analysis of `game_id`, asked for by `by` (`None` when a game ends). A game
+    /// queued, running or analysed by this engine is left as it is, and its row returned.
+    ///
+    /// # Errors
+    /// [`AnalysisError::NotFound`] for an unknown game, [`AnalysisError::GameLive`] for one
+    /// not over, [`AnalysisError::TooMany`] when `by` has [`PER_PLAYER`] analyses waiting,
+    /// [`AnalysisError::QueueFull`] when the queue is full; a storage error otherwise.
+    pub async fn request(
+        &self,
+        game_id: &GameId,
+        by: Option<&PlayerId>,
+    ) -> Result<AnalysisRow, AnalysisError> {
+        let store = &self.inner.store;
+        let game = store.load_game(game_id).await?.game;
+        if game.status == GameStatus::Live {
+            return Err(AnalysisError::GameLive);
+        }
+        if let Some(row) = store.analysis(game_id).await? {
+            if row.status.is_open() || (row.status == AnalysisStatus::Done && row.engine == ENGINE)
+            {
+                return Ok(row);
+            }
+        }
+        if let Some(player) = by {
+            if store.open_analyses_requested_by(player).await? >= PER_PLAYER {
+                return Err(AnalysisError::TooMany);
+            }
+        }
+        let permit = self.inner.queue.try_reserve().map_err(|_| AnalysisError::QueueFull)?;
+        match store.queue_analysis(game_id, ENGINE, by, Timestamp::now()).await? {
+            QueuedAnalysis::Queued(row) => {
+                lock(&self.inner.pending).insert(game_id.clone());
+                permit.send(game_id.clone());
+                Ok(row)
+            }
+            QueuedAnalysis::Existing(row) => Ok(row),
+        }
+    }
+
+    /// Queues the analysis of a game that just ended, if it finished with a result; a full
+    /// queue drops it with a log line.
+    pub fn game_ended(&self, game_id: GameId) {
+        let analyses = self.clone();
+        tokio::spawn(async move {
+            match analyses.inner.store.load_game(&game_id).await {
+                Ok(record) if record.game.status == GameStatus::Finished => {}
+                Ok(_) => return,
+                Err(error) => {
+                    tracing::warn!(game = %game_id, %error, "finished game not queued for analysis");
+                    return;
+                }
+            }
+            match analyses.request(&game_id, None).await {
+                Ok(_) => {}
+                Err(AnalysisError::QueueFull) => tracing::warn!(
+                    game = %game_id,
+                    "analysis queue full: the finished game is not analysed until someone asks"
+                ),
+                Err(error) => tracing::warn!(game = %game_id, %error, "analysis not queued"),
+            }
+        });
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Takes games off the queue one at a time and analyses them.
+async fn worker(inner: Arc<Inner>, receiver: Arc<tokio::sync::Mutex<mpsc::Receiver<GameId>>>) {
+    loop {
+        let next = receiver.lock().await.recv().await;
+        let Some(game_id) = next else { break };
+        if let Err(error) = analyse(&inner, &game_id).await {
+            tracing::warn!(game = %game_id, %error, "analysis not stored");
+        }
+        lock(&inner.pending).remove(&game_id);
+    }
+}
+
+/// Why a claimed analysis stopped.
+#[derive(Debug, Error)]
+enum RunError {
+    #[error("the stored game cannot be replayed: {0}")]
+    Replay(String),
+    #[error("another node took the analysis over")]
+    LostClaim,
+}
+
+/// Claims `game_id` and, if this node got it, analyses it and stores the result.
+async fn analyse(inner: &Arc<Inner>, game_id: &GameId) -> Result<(), DbError> {
+    let store = &inner.store;
+    let now = Timestamp::now();
+    let stale_before = Timestamp(now.0 - STALE_AFTER_MS);
+    if store.claim_analysis(game_id, &inner.node, now, stale_before).await?.is_none() {
+        return Ok(());
+    }
+    let record = store.load_game(game_id).await?;
+    let moves = record.moves.iter().map(|row| row.mv);
+    let game = match Game::from_moves(record.game.start_position, moves) {
+        Ok(game) => game,
+        Err(error) => {
+            let error = RunError::Replay(error.to_string()).to_string();
+            return store.fail_analysis(game_id, &inner.node, &error, Timestamp::now()).await;
+        }
+    };
+    let run = {
+        let inner = Arc::clone(inner);
+        let game_id = game_id.clone();
+        let runtime = tokio::runtime::Handle::current();
+        tokio::task::spawn_blocking(move || review_blocking(&inner, &game_id, &game, &runtime))
+    };
+    let outcome = match run.await {
+        Ok(outcome) => outcome,
+        Err(error) => {
+            let error = format!("the analysis stopped: {error}");
+            return store.fail_analysis(game_id, &inner.node, &error, Timestamp::now()).await;
+        }
+    };
+    match outcome {
+        Ok(result) => {
+            let text = serde_json::to_string(&result)
+                .map_err(|error| DbError::Other(format!("cannot write the analysis: {error}")))?;
+            store.finish_analysis(game_id, &inner.node, &text, Timestamp::now()).await
+        }
+        // The node that took it over stores it.
+        Err(RunError::LostClaim) => Ok(()),
+        Err(error) => {
+            store.fail_analysis(game_id, &inner.node, &error.to_string(), Timestamp::now()).await
+        }
+    }
+}
+
+/// Reviews `game` on this (blocking) thread: before each step it waits until no live search
+/// runs, and now and then writes its progress, which renews the claim. Losing the claim stops it.
+fn review_blocking(
+    inner: &Inner,
+    game_id: &GameId,
+    game: &Game,
+    runtime: &tokio::runtime::Handle,
+) -> Result<AnalysisResult, RunError> {
+    let options = inner.settings.review;
+    let cancel = AtomicBool::new(false);
+    let mut last_write: Option<Instant> = None;
+    let mut progress = |step: analysis::Progress| {
+        inner.live.wait_idle();
+        let due = last_write.is_none_or(|at| at.elapsed() >= PROGRESS_EVERY);
+        if due || step.done == step.total {
+            last_write = Some(Instant::now());
+            let done = u32::try_from(step.done).unwrap_or(u32::MAX);
+            let total = u32::try_from(step.total).unwrap_or(u32::MAX);
+            let write = inner.store.analysis_progress(
+                game_id,
+                &inner.node,
+                (done, total),
+                Timestamp::now(),
+            );
+            if let Err(DbError::Conflict) = runtime.block_on(write) {
+                cancel.store(true, Ordering::Relaxed);
+            }
+        }
+    };
+    match analysis::review(game, &options, &mut progress, Some(&cancel)) {
+        Ok(plies) => Ok(AnalysisResult {
+            exact_from_empties: options.exact_empties,
+            search: options.search_label(),
+            plies: plies.iter().map(AnalysedPly::from).collect(),
+        }),
+        Err(analysis::ReviewError::Cancelled) => Err(RunError::LostClaim),
+    }
+}
+
+/// Now and then, queues here the analyses nobody works on: queued by a node that stopped
+/// before running them, or running on one that stopped renewing its claim.
+async fn sweep(inner: std::sync::Weak<Inner>) {
+    let mut every = tokio::time::interval(SWEEP_EVERY);
+    loop {
+        every.tick().await;
+        let Some(inner) = inner.upgrade() else { break };
+        let room = u32::try_from(inner.queue.capacity()).unwrap_or(u32::MAX);
+        if room == 0 {
+            continue;
+        }
+        let stale_before = Timestamp(Timestamp::now().0 - STALE_AFTER_MS);
+        let found = match inner.store.claimable_analyses(stale_before, room).await {
+            Ok(found) => found,
+            Err(error) => {
+                tracing::warn!(%error, "the store could not be swept for analyses");
+                continue;
+            }
+        };
+        for game_id in found {
+            if !lock(&inner.pending).insert(game_id.clone()) {
+                continue;
+            }
+            if inner.queue.try_send(game_id.clone()).is_err() {
+                lock(&inner.pending).remove(&game_id);
+                break;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{EndReason, Mode, Winner};
+    use crate::storage::{FinishedGame, NewGame, SeatRow};
+    use outflank_engine::{Board, Record};
+
+    const SHORTEST: &str = "d3 c3 b3 d2 e1 d6 d7 e3 f4";
+
+    fn new_game() -> NewGame {
+        NewGame {
+            id: GameId::generate(),
+            mode: Mode::SameDevice,
+            level: None,
+            black: SeatRow { id: None, name: "Black".into() },
+            white: SeatRow { id: None, name: "White".into() },
+            start_position: Board::start(),
+            move_time_ms: None,
+            room_code: None,
+            rated: false,
+            created_at: Timestamp(1),
+            turn_started_at: None,
+        }
+    }
+
+    async fn finished_game(store: &Store, moves: &str) -> GameId {
+        let game = moves.parse::<Record>().unwrap().into_game();
+        let result = game.result().unwrap();
+        let row = new_game();
+        let finished = FinishedGame {
+            status: GameStatus::Finished,
+            winner: Some(Winner::Black),
+            end_reason: EndReason::Normal,
+            black_discs: result.black,
+            white_discs: result.white,
+            finished_at: Timestamp(2),
+            rated: None,
+        };
+        store.create_finished_game(&row, game.plies(), &finished).await.unwrap();
+        row.id
+    }
+
+    fn quick(queue: usize) -> AnalysisSettings {
+        AnalysisSettings {
+            workers: 1,
+            queue,
+            review: ReviewOptions { depth: 2, exact_empties: 8, ..ReviewOptions::default() },
+        }
+    }
+
+    /// Waits (a bounded number of short sleeps) until `condition` holds.
+    async fn until(mut condition: impl FnMut() -> bool) {
+        for _ in 0..4_000 {
+            if condition() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        panic!("the condition never held");
+    }
+
+    async fn row(store: &Store, id: &GameId) -> AnalysisRow {
+        store.analysis(id).await.unwrap().unwrap()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_analysis_waits_while_a_live_search_runs_and_goes_on_when_it_ends() {
+        let store = Store::connect("sqlite::memory:").await.unwrap();
+        let id = finished_game(&store, SHORTEST).await;
+        let live = LiveSearches::default();
+        let search = live.start();
+        let analyses = Analyses::start(store.clone(), live.clone(), quick(4), "node-a".into());
+        assert_eq!(analyses.request(&id, None).await.unwrap().status, AnalysisStatus::Queued);
+
+        // The worker has claimed it and stands before its first step, waiting for the search.
+        until(|| live.waiting() == 1).await;
+        let waiting = row(&store, &id).await;
+        assert_eq!((waiting.status, waiting.progress_done), (AnalysisStatus::Running, 0));
+        assert_eq!(waiting.claimed_by.as_deref(), Some("node-a"));
+
+        drop(search);
+        for _ in 0..4_000 {
+            if row(&store, &id).await.status == AnalysisStatus::Done {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let done = row(&store, &id).await;
+        assert_eq!(done.status, AnalysisStatus::Done);
+        assert_eq!((done.progress_done, done.progress_total), (19, 19));
+        let result: AnalysisResult = serde_json::from_str(done.result.as_deref().unwrap()).unwrap();
+        assert_eq!(result.plies.len(), 9);
+        assert_eq!((result.search.as_str(), result.exact_from_empties), ("depth 2", 8));
+        assert_eq!(result.summary(Color::White).blunders, 1);
+        assert_eq!(result.summary(Color::Black).moves, 5);
+        // Done with this engine: asking again stores nothing new.
+        assert_eq!(analyses.request(&id, None).await.unwrap(), done);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn live_and_unknown_games_and_a_full_queue_are_refused() {
+        let store = Store::connect("sqlite::memory:").await.unwrap();
+        let live = LiveSearches::default();
+        let _search = live.start();
+        let analyses = Analyses::start(store.clone(), live.clone(), quick(1), "node-a".into());
+        let unknown = analyses.request(&GameId::generate(), None).await;
+        assert!(matches!(unknown, Err(AnalysisError::NotFound)), "{unknown:?}");
+        let playing = new_game();
+        store.create_game(&playing).await.unwrap();
+        let refused = analyses.request(&playing.id, None).await;
+        assert!(matches!(refused, Err(AnalysisError::GameLive)), "{refused:?}");
+
+        // The worker takes the first off the queue and waits; the second fills the queue.
+        let first = finished_game(&store, SHORTEST).await;
+        analyses.request(&first, None).await.unwrap();
+        until(|| live.waiting() == 1).await;
+        let second = finished_game(&store, SHORTEST).await;
+        analyses.request(&second, None).await.unwrap();
+        let third = finished_game(&store, SHORTEST).await;
+        let full = analyses.request(&third, None).await;
+        assert!(matches!(full, Err(AnalysisError::QueueFull)), "{full:?}");
+        assert_eq!(store.analysis(&third).await.unwrap(), None);
+        // A game already queued needs no room.
+        assert_eq!(analyses.request(&second, None).await.unwrap().status, AnalysisStatus::Queued);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_player_may_have_three_analyses_waiting() {
+        let store = Store::connect("sqlite::memory:").await.unwrap();
+        let live = LiveSearches::default();
+        let _search = live.start();
+        let analyses = Analyses::start(store.clone(), live.clone(), quick(10), "node-a".into());
+        let player: PlayerId = "guestguestguestx".parse().unwrap();
+        for _ in 0..PER_PLAYER {
+            let id = finished_game(&store, SHORTEST).await;
+            analyses.request(&id, Some(&player)).await.unwrap();
+        }
+        let id = finished_game(&store, SHORTEST).await;
+        let refused = analyses.request(&id, Some(&player)).await;
+        assert!(matches!(refused, Err(AnalysisError::TooMany)), "{refused:?}");
+        // The end of a game queues whatever the players asked for.
+        assert_eq!(analyses.request(&id, None).await.unwrap().status, AnalysisStatus::Queued);
+    }
+}

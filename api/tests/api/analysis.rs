@@ -1,0 +1,282 @@
+//! Every finished game reviewed by the engine: `GET`/`POST /api/games/{id}/analysis`, and the
+//! import of finished records.
+
+use std::time::Duration;
+
+use outflank_api::configuration::Settings;
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, User, spawn_app_with};
+
+/// A 60-ply game (level 8 against itself after f5) that ends on a full board.
+const FULL: &str = "f5 d6 c3 d3 c4 f4 f6 g5 e6 f7 h5 g6 e7 c5 b6 g4 d2 d7 h6 b5 c6 c7 a6 a4 h3 g3 b4 b3 h4 c2 f3 a3 a5 a7 b1 e3 g8 e1 b2 g2 f2 g1 h1 h2 d8 f8 e2 c1 f1 a1 a2 d1 b8 c8 a8 e8 b7 g7 h7 h8";
+/// The shortest game: Black 13, White 0 after nine plies.
+const SHORTEST: &str = "d3 c3 b3 d2 e1 d6 d7 e3 f4";
+
+fn engine() -> String {
+    format!("outflank-engine {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// Analyses quick enough for a debug build: a 2-ply search, exact from 8 empties.
+fn quick(settings: &mut Settings) {
+    settings.analysis_depth = 2;
+    settings.analysis_exact_empties = 8;
+}
+
+async fn quick_app() -> TestApp {
+    spawn_app_with(quick).await
+}
+
+/// Imports `moves` (a finished game) as `user`; returns the new game's id.
+async fn import_finished(user: &User, moves: &str) -> String {
+    let response = user.post("/api/games/import", &json!({ "record": moves })).await;
+    assert_eq!(response.status(), 201, "{:?}", response.text().await);
+    let body: Value = response.json().await.unwrap();
+    let id = body["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        body,
+        json!({
+            "id": id,
+            "url": format!("/replay/{id}"),
+            "finished": true,
+            "analysis": format!("/api/games/{id}/analysis"),
+        })
+    );
+    id
+}
+
+async fn analysis(user: &User, id: &str) -> (u16, Value) {
+    let response = user.get(&format!("/api/games/{id}/analysis")).await;
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap())
+}
+
+/// Polls the analysis of `id` until it is done (failing after 60 s).
+async fn analysis_done(user: &User, id: &str) -> Value {
+    for _ in 0..1_200 {
+        let (status, body) = analysis(user, id).await;
+        assert_eq!(status, 200, "{body}");
+        match body["status"].as_str() {
+            Some("done") => return body,
+            Some("queued" | "running") => {}
+            other => panic!("unexpected status {other:?}: {body}"),
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the analysis of {id} never finished");
+}
+
+#[actix_web::test]
+async fn an_imported_finished_record_can_be_replayed_and_is_analysed_ply_by_ply() {
+    let app = quick_app().await;
+    let ann = app.user("Ann").await;
+    let id = import_finished(&ann, FULL).await;
+
+    let game: Value = ann.get(&format!("/api/games/{id}")).await.json().await.unwrap();
+    assert_eq!(game["status"], "finished");
+    assert_eq!(game["rated"], false);
+    assert_eq!(game["players"]["black"]["name"], "Black");
+    assert_eq!(game["moves"].as_array().unwrap().len(), 60);
+    let positions = game["positions"].as_array().unwrap().clone();
+
+    let body = analysis_done(&ann, &id).await;
+    assert_eq!(body["game_id"], id.as_str());
+    assert_eq!(body["engine"], engine());
+    assert_eq!(
+        (body["exact_from_empties"].clone(), body["search"].clone()),
+        (json!(8), json!("depth 2"))
+    );
+    assert_eq!(body["progress"], json!({ "done": 60, "total": 60 }));
+    assert_eq!(body["thresholds"], json!({ "inaccuracy": 3, "mistake": 6, "blunder": 10 }));
+    let plies = body["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 60);
+    let classes = ["best", "good", "inaccuracy", "mistake", "blunder", "forced"];
+    for (index, ply) in plies.iter().enumerate() {
+        assert_eq!(ply["ply"], index + 1);
+        assert_eq!(ply["color"], if index % 2 == 0 { "black" } else { "white" });
+        assert_eq!(ply["move"], game["moves"][index]);
+        let loss = ply["loss"].as_i64().unwrap();
+        assert!(loss >= 0);
+        assert_eq!(
+            loss,
+            ply["best_value"].as_i64().unwrap() - ply["played_value"].as_i64().unwrap()
+        );
+        assert!(classes.contains(&ply["class"].as_str().unwrap()), "{ply}");
+        // Values are exact exactly in the last 8 empties (both positions solved).
+        assert_eq!(ply["exact"], index + 1 > 52, "ply {}", index + 1);
+        // The best line starts with the first best move and shows the board after each move;
+        // when the move played was the best, its board is the game's next position.
+        let line = ply["best_line"].as_array().unwrap();
+        assert!(!line.is_empty() && line.len() <= 8, "{ply}");
+        assert_eq!(line[0]["move"], ply["best"][0]);
+        if line[0]["move"] == ply["move"] {
+            assert_eq!(line[0]["board"], positions[index + 1]["board"]);
+        }
+        if index > 0 {
+            assert_eq!(ply["value_before"], plies[index - 1]["value_after"]);
+        }
+    }
+    // The board ends full: Black's final margin after the last ply.
+    let result = &game["result"];
+    let margin = result["black"].as_i64().unwrap() - result["white"].as_i64().unwrap();
+    assert_eq!(plies[59]["value_after"], margin);
+    let summary = &body["summary"];
+    assert_eq!(
+        (summary["black"]["moves"].clone(), summary["white"]["moves"].clone()),
+        (json!(30), json!(30))
+    );
+    for side in ["black", "white"] {
+        let counted = |class: &str| {
+            plies.iter().filter(|p| p["color"] == side && p["class"] == class).count()
+        };
+        assert_eq!(summary[side]["blunders"], counted("blunder"));
+        assert_eq!(summary[side]["mistakes"], counted("mistake"));
+        assert_eq!(summary[side]["inaccuracies"], counted("inaccuracy"));
+        let losses: i64 =
+            plies.iter().filter(|p| p["color"] == side).map(|p| p["loss"].as_i64().unwrap()).sum();
+        let mean = summary[side]["mean_loss"].as_f64().unwrap();
+        assert!((mean - losses as f64 / 30.0).abs() < 0.006, "{mean} against {losses}/30");
+    }
+}
+
+#[actix_web::test]
+async fn games_played_to_the_end_or_resigned_are_analysed_when_they_end() {
+    let app = quick_app().await;
+    let ann = app.user("Ann").await;
+    let played = ann.create_game(json!({ "mode": "same_device" })).await;
+    let (mut socket, _) = ann.join(&played).await;
+    for square in ["d3", "c3", "b3", "d2", "e1", "d6", "d7", "e3"] {
+        socket.play(square).await;
+    }
+    socket.send(json!({ "type": "move", "square": "f4" })).await;
+    socket.until("ended").await;
+
+    let resigned = ann.create_game(json!({ "mode": "same_device" })).await;
+    let (mut socket, _) = ann.join(&resigned).await;
+    socket.play("d3").await;
+    socket.send(json!({ "type": "resign" })).await;
+    socket.until("ended").await;
+
+    let body = analysis_done(&ann, &played).await;
+    let plies = body["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 9);
+    // White's e3 lets Black take every white disc.
+    assert_eq!(
+        (plies[7]["move"].clone(), plies[7]["class"].clone()),
+        (json!("e3"), json!("blunder"))
+    );
+    assert_eq!(plies[8]["value_after"], 13);
+    assert_eq!(body["summary"]["white"]["blunders"], 1);
+
+    let body = analysis_done(&ann, &resigned).await;
+    let plies = body["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 1);
+    assert_eq!(plies[0]["move"], "d3");
+    assert_eq!(body["summary"]["white"]["moves"], 0);
+}
+
+#[actix_web::test]
+async fn a_live_game_has_no_analysis_and_an_unknown_one_is_not_found() {
+    let app = quick_app().await;
+    let ann = app.user("Ann").await;
+    let live = ann.create_game(json!({ "mode": "same_device" })).await;
+    let (status, body) = analysis(&ann, &live).await;
+    assert_eq!((status, body["error"]["code"].clone()), (409, json!("game_live")));
+    let response = ann.post(&format!("/api/games/{live}/analysis"), &json!({})).await;
+    assert_eq!(response.status(), 409);
+    let (status, body) = analysis(&ann, "abcdefghij").await;
+    assert_eq!((status, body["error"]["code"].clone()), (404, json!("game_not_found")));
+    let response = ann.post("/api/games/abcdefghij/analysis", &json!({})).await;
+    assert_eq!(response.status(), 404);
+    // Asking needs a session.
+    let id = import_finished(&ann, SHORTEST).await;
+    let response = app.stranger().post(&format!("/api/games/{id}/analysis"), &json!({})).await;
+    assert_eq!(response.status(), 401);
+}
+
+#[actix_web::test]
+async fn an_analysis_is_stored_once_and_a_second_request_does_not_run_it_again() {
+    let app = quick_app().await;
+    let ann = app.user("Ann").await;
+    let id = import_finished(&ann, SHORTEST).await;
+    let done = analysis_done(&ann, &id).await;
+    let response = ann.post(&format!("/api/games/{id}/analysis"), &json!({})).await;
+    assert_eq!(response.status(), 202);
+    let again: Value = response.json().await.unwrap();
+    assert_eq!(again, done);
+    assert_eq!(analysis(&ann, &id).await.1, done);
+}
+
+/// An app whose one worker is kept busy by Bob's long analysis of a 60-ply game (the default
+/// depth), so that what is asked after it stays queued.
+async fn busy_app(queue: u32) -> (TestApp, User) {
+    let app = spawn_app_with(|settings| settings.analysis_queue = queue).await;
+    let bob = app.user("Bob").await;
+    let id = import_finished(&bob, FULL).await;
+    for _ in 0..400 {
+        if analysis(&bob, &id).await.1["status"] == "running" {
+            return (app, bob);
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("Bob's analysis never started");
+}
+
+#[actix_web::test]
+async fn a_player_may_have_three_analyses_waiting_and_no_more() {
+    let (app, _bob) = busy_app(200).await;
+    let ann = app.user("Ann").await;
+    for _ in 0..3 {
+        let id = import_finished(&ann, SHORTEST).await;
+        assert_eq!(analysis(&ann, &id).await.1["status"], "queued");
+    }
+    // The fourth import stands, but its analysis waits until Ann asks again.
+    let fourth = import_finished(&ann, SHORTEST).await;
+    let (status, body) = analysis(&ann, &fourth).await;
+    assert_eq!((status, body["status"].clone()), (200, json!("none")));
+    assert_eq!(body["progress"], json!({ "done": 0, "total": 9 }));
+    assert_eq!(body.get("plies"), None);
+    let response = ann.post(&format!("/api/games/{fourth}/analysis"), &json!({})).await;
+    assert_eq!(response.status(), 429);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "too_many_analyses");
+    // Someone else may still ask.
+    let cat = app.user("Cat").await;
+    let response = cat.post(&format!("/api/games/{fourth}/analysis"), &json!({})).await;
+    assert_eq!(response.status(), 202);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["status"], "queued");
+}
+
+#[actix_web::test]
+async fn a_full_queue_refuses_more_analyses() {
+    let (app, _bob) = busy_app(1).await;
+    let ann = app.user("Ann").await;
+    let first = import_finished(&ann, SHORTEST).await;
+    assert_eq!(analysis(&ann, &first).await.1["status"], "queued");
+    let second = import_finished(&ann, SHORTEST).await;
+    assert_eq!(analysis(&ann, &second).await.1["status"], "none");
+    let response = ann.post(&format!("/api/games/{second}/analysis"), &json!({})).await;
+    assert_eq!(response.status(), 503);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "analysis_queue_full");
+}
+
+#[actix_web::test]
+async fn a_finished_ggf_game_keeps_its_players_names_and_an_unfinished_one_needs_a_level() {
+    let app = quick_app().await;
+    let ann = app.user("Ann").await;
+    let ggf = "(;GM[Othello]PB[ann]PW[bob]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[D3]W[C3]B[B3]W[D2]B[E1]W[D6]B[D7]W[E3]B[F4];)";
+    let id = import_finished(&ann, ggf).await;
+    let game: Value = ann.get(&format!("/api/games/{id}")).await.json().await.unwrap();
+    assert_eq!(game["players"]["black"]["name"], "ann");
+    assert_eq!(game["players"]["white"]["name"], "bob");
+    assert_eq!(game["result"]["black"], 13);
+    assert_eq!(game["result"]["winner"], "black");
+    // A game to continue against the computer still needs the computer's level.
+    let response = ann.post("/api/games/import", &json!({ "record": "d3 c5 f6" })).await;
+    assert_eq!(response.status(), 400);
+    let response =
+        ann.post("/api/games/import", &json!({ "record": "d3 c5 f6", "level": 1 })).await;
+    assert_eq!(response.status(), 201);
+}
