@@ -24,6 +24,7 @@ use crate::storage::Store;
 
 use super::ServiceError;
 use super::clock::Clock;
+use super::computer_budget::ComputerBudget;
 use super::convert;
 use super::fair_queue::{Owner, Urgency};
 use super::local_game::{LocalGame, Request, Subscription};
@@ -55,6 +56,9 @@ pub(super) struct TaskContext {
     pub(super) stopping: AtomicBool,
     /// Where tasks send what the registry must do for them.
     pub(super) follow_ups: mpsc::UnboundedSender<FollowUp>,
+    /// Games against the computer in progress here, by player and client: an ended game's
+    /// place is given back before its players hear of the end, so a new game can follow at once.
+    pub(super) computer_games: std::sync::Mutex<ComputerBudget>,
 }
 
 /// What a game's task asks of the registry of running games.
@@ -329,6 +333,11 @@ impl GameTask {
                         // (or an account deleted meanwhile).
                         self.context.metrics.error(ErrorKind::Refused, "pair_cap");
                     }
+                    self.context
+                        .computer_games
+                        .lock()
+                        .unwrap_or_else(|poisoned| poisoned.into_inner())
+                        .release(id);
                     let _ = self.context.follow_ups.send(FollowUp::Ended(id.clone()));
                 }
                 Event::RematchStarted { game_id, setup, .. } => {

@@ -21,7 +21,6 @@ pub const ABANDONED_AFTER_MS: i64 = 30 * 24 * 3600 * 1000;
 const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
 use super::analysis::Analyses;
 use super::clock::Clock;
-use super::computer_budget::ComputerBudget;
 use super::convert;
 use super::game_task::{FollowUp, GameTask, Origin, TaskContext};
 use super::handle::{GameHandle, Locate, Route, RouteFuture};
@@ -31,8 +30,6 @@ use super::search::SearchPool;
 
 struct Inner {
     games: Mutex<HashMap<GameId, LocalGame>>,
-    /// Games against the computer in progress here, by player and client.
-    computer_games: Mutex<ComputerBudget>,
     context: Arc<TaskContext>,
     /// Where games that end here are queued for analysis, once set.
     analyses: std::sync::OnceLock<Analyses>,
@@ -75,11 +72,11 @@ impl GameHub {
             shutdown,
             stopping: AtomicBool::new(false),
             follow_ups,
+            computer_games: Mutex::default(),
         };
         let hub = GameHub {
             inner: Arc::new(Inner {
                 games: Mutex::default(),
-                computer_games: Mutex::default(),
                 context: Arc::new(context),
                 analyses: std::sync::OnceLock::new(),
             }),
@@ -130,7 +127,7 @@ impl GameHub {
         let player = setup.human(setup.computer().map_or(Color::Black, |(color, _)| !color));
         let player = player.map(|human| human.id.clone()).ok_or(ServiceError::Unavailable)?;
         let id = GameId::generate();
-        let admitted = lock(&self.inner.computer_games).admit(id.clone(), player, client);
+        let admitted = lock(&self.inner.context.computer_games).admit(id.clone(), player, client);
         if let Err(over) = admitted {
             self.inner.context.metrics.error(ErrorKind::Refused, "too_many_games");
             tracing::info!(%client, %over, "a game against the computer was refused");
@@ -138,7 +135,7 @@ impl GameHub {
         }
         let created = self.create_with_id(id.clone(), setup, game, None, Origin::client(client));
         if let Err(error) = created.await {
-            lock(&self.inner.computer_games).release(&id);
+            lock(&self.inner.context.computer_games).release(&id);
             return Err(error);
         }
         Ok(id)
@@ -362,13 +359,13 @@ async fn follow_up_loop(registry: Weak<Inner>, mut requests: mpsc::UnboundedRece
                 });
             }
             FollowUp::Ended(id) => {
-                lock(&hub.inner.computer_games).release(&id);
+                // Its computer-game place was given back by its task already.
                 if let Some(analyses) = hub.inner.analyses.get() {
                     analyses.game_ended(id);
                 }
             }
             FollowUp::Stopped(id) => {
-                lock(&hub.inner.computer_games).release(&id);
+                lock(&hub.inner.context.computer_games).release(&id);
                 hub.remove_if_stopped(&id);
             }
         }
