@@ -6,8 +6,10 @@
 #
 #   tests/load.sh short          200 games for 30 s at 1–2 s per move, then 10 games at
 #                                0–50 ms per move for 10 s, so games end and rematch, then two
-#                                short --find-max steps; no error allowed (debug builds; about
-#                                a minute once built)
+#                                short --find-max steps, then joins during a move flood (40
+#                                games at 30–80 ms per move, a new room after each game) on a
+#                                node quick to refuse new games when saturated; no error
+#                                allowed (debug builds; under two minutes once built)
 #   tests/load.sh full           5,000 games / 10,000 sockets at human pace (2–6 s per move)
 #                                for 2 minutes after a 60-s ramp, embedded SQLite (release)
 #   tests/load.sh full-cluster   the same on two nodes sharing PostgreSQL and Redis; each
@@ -48,6 +50,7 @@ mode=${1:-short}
 
 quick_args=()
 max_args=()
+flood_args=()
 attack_args=()
 case $mode in
   short)
@@ -58,6 +61,9 @@ case $mode in
     quick_args=(--games 10 --ramp 1s --duration 10s --think 0s..50ms)
     # Two steps of --find-max, so the stepping mode is exercised (not measured: debug build).
     max_args=(--find-max --games 4 --ramp 1s --step 3s --think 0s..20ms --max-steps 2 --p99-limit 1s)
+    # Joins during a move flood, on a fresh node quick to call itself saturated: new games may
+    # be refused (503 with Retry-After, honoured by the tool), but none may time out.
+    flood_args=(--games 40 --churn --ramp 1s --duration 10s --think 30ms..80ms)
     ;;
   full)
     profile=${OUTFLANK_LOAD_PROFILE:-release}
@@ -378,6 +384,19 @@ if [ "$status" -eq 0 ] && [ ${#max_args[@]} -gt 0 ]; then
   "$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${max_args[@]}" || status=$?
 fi
 
+last_run=run
+if [ "$status" -eq 0 ] && [ ${#flood_args[@]} -gt 0 ]; then
+  check_nodes run
+  stop_servers
+  server_env+=(OUTFLANK_ADMISSION_LAG_MS=20)
+  start_nodes flood
+  last_run=flood
+  say "running (joins during a move flood): outflank-load ${urls[*]} ${flood_args[*]}"
+  "$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${flood_args[@]}" | tee "$work/report-flood.txt" \
+    || status=$?
+  say "$(grep -o '[0-9]* set-ups refused as busy' "$work/report-flood.txt" || echo 'no set-up count'): the rest were set up at once"
+fi
+
 if [ "$mode" = balancer ] && [ "$status" -eq 0 ]; then
   upgrades=$(grep -c '" 101 ' "$work/nginx/access.log" || true)
   if [ "$upgrades" -eq 0 ]; then
@@ -388,6 +407,6 @@ if [ "$mode" = balancer ] && [ "$status" -eq 0 ]; then
   fi
 fi
 
-check_nodes run
+check_nodes "$last_run"
 stop_servers
 exit "$status"

@@ -21,6 +21,7 @@
 //! | `OUTFLANK_ANALYSIS_QUEUE` | `200`: analyses waiting at most; more are refused |
 //! | `OUTFLANK_ANALYSIS_DEPTH` | `12`: plies of midgame search in an analysis |
 //! | `OUTFLANK_ANALYSIS_EXACT` | `20`: empties from which an analysis solves exactly |
+//! | `OUTFLANK_ADMISSION_LAG_MS` | `100`: a worker this late on its ticks is saturated, and new games get `503 server_busy` with `Retry-After`; `off` never refuses |
 //! | `OUTFLANK_TRUSTED_PROXIES` | unset: the TCP peer is the client; else proxies (`10.0.0.0/8,::1`) whose `X-Forwarded-For` names it |
 
 use std::net::SocketAddr;
@@ -45,6 +46,10 @@ pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 pub const DEFAULT_MOVE_TIME_MS: u64 = 30_000;
 /// How long a quick-game seeker waits for a person before getting the computer (SPEC: ~15 s).
 pub const DEFAULT_COMPUTER_AFTER_MS: u64 = 15_000;
+
+/// How late a worker's ticks may run before new games are refused (see
+/// [`crate::http::admission`]).
+pub const DEFAULT_ADMISSION_LAG_MS: u64 = 100;
 
 /// The server's settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,6 +84,9 @@ pub struct Settings {
     /// `OUTFLANK_TRUSTED_PROXIES`: the proxies whose `X-Forwarded-For` names the client, for
     /// per-address limits.
     pub trusted_proxies: TrustedProxies,
+    /// `OUTFLANK_ADMISSION_LAG_MS`: how late a worker's ticks may run before new games are
+    /// refused as the server is saturated; `None` (`off`) never refuses.
+    pub admission_lag_ms: Option<u64>,
     /// `OUTFLANK_ANALYSIS_WORKERS`: finished games analysed at once, each on a thread.
     pub analysis_workers: u32,
     /// `OUTFLANK_ANALYSIS_QUEUE`: analyses waiting at most; more are refused.
@@ -268,6 +276,22 @@ impl Settings {
             })?,
         };
 
+        let admission_lag_ms = match lookup("OUTFLANK_ADMISSION_LAG_MS") {
+            None => Some(DEFAULT_ADMISSION_LAG_MS),
+            Some(value) if value.trim().eq_ignore_ascii_case("off") => None,
+            Some(value) => {
+                Some(value.trim().parse().ok().filter(|ms| (10..=60_000).contains(ms)).ok_or_else(
+                    || {
+                        invalid(
+                            "OUTFLANK_ADMISSION_LAG_MS",
+                            value,
+                            "number of milliseconds from 10 to 60000, or off",
+                        )
+                    },
+                )?)
+            }
+        };
+
         let ranged = |variable: &'static str,
                       default: u32,
                       range: std::ops::RangeInclusive<u32>,
@@ -308,6 +332,7 @@ impl Settings {
             rate_burst,
             sockets_per_address,
             trusted_proxies,
+            admission_lag_ms,
             analysis_workers,
             analysis_queue,
             analysis_depth,
@@ -329,6 +354,18 @@ fn is_placeholder(secret: &str) -> bool {
 }
 
 impl Settings {
+    /// When new games are refused as the server is saturated: its workers late by more than
+    /// the limit, or moves taking longer than it to be stored in `writes`.
+    pub fn admission(
+        &self,
+        writes: std::sync::Arc<crate::storage::WriteLatency>,
+    ) -> crate::http::admission::Admission {
+        crate::http::admission::Admission::watching_writes(
+            self.admission_lag_ms.map(std::time::Duration::from_millis),
+            writes,
+        )
+    }
+
     /// How finished games are analysed.
     pub fn analysis(&self) -> AnalysisSettings {
         AnalysisSettings {
@@ -387,6 +424,20 @@ mod tests {
             error,
             "OUTFLANK_TRUSTED_PROXIES=\"10.0.0.0/8,nginx\" is not a valid list of IP addresses \
              and networks such as 10.0.0.0/8,::1"
+        );
+    }
+
+    #[test]
+    fn admission_refuses_new_games_after_100_ms_of_lag_unless_off() {
+        assert_eq!(settings(&[]).unwrap().admission_lag_ms, Some(100));
+        let set = settings(&[("OUTFLANK_ADMISSION_LAG_MS", "250")]).unwrap();
+        assert_eq!(set.admission_lag_ms, Some(250));
+        let off = settings(&[("OUTFLANK_ADMISSION_LAG_MS", "off")]).unwrap();
+        assert_eq!(off.admission_lag_ms, None);
+        assert_eq!(
+            settings_error("OUTFLANK_ADMISSION_LAG_MS", "5"),
+            "OUTFLANK_ADMISSION_LAG_MS=\"5\" is not a valid number of milliseconds from 10 to \
+             60000, or off"
         );
     }
 

@@ -180,8 +180,11 @@ impl Application {
             }
         });
         let metrics = web::Data::new(metrics);
+        let admission = web::Data::new(settings.admission(store.write_latency()));
 
         let server = HttpServer::new(move || {
+            // The factory runs once on each worker: each watches its own event loop.
+            admission.spawn_probe();
             App::new()
                 .app_data(store_data.clone())
                 .app_data(hub_data.clone())
@@ -198,6 +201,8 @@ impl Application {
                 .app_data(sign_in.clone())
                 .app_data(origins.clone())
                 .app_data(crate::http::error::json_config())
+                .app_data(admission.clone())
+                .wrap(middleware::from_fn(crate::http::admission::admit_new_games))
                 .wrap(middleware::from_fn(check_origin))
                 .wrap(middleware::from_fn(crate::http::rate_limit::limit_rate))
                 .wrap(middleware::from_fn(crate::http::security_headers::add_security_headers))

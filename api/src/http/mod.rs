@@ -3,6 +3,7 @@
 //! cookie read into a [`Session`](crate::identity::session::Session), and the one shape of
 //! every API error.
 
+pub mod admission;
 pub mod client_address;
 pub mod error;
 pub mod origin;

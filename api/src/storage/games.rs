@@ -1,12 +1,14 @@
 //! Games and their moves.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use outflank_engine::{Move, Square};
 use sqlx::any::AnyRow;
 use sqlx::{Any, Transaction};
 
 use super::accounts::rate_game;
+use super::write_latency::WriteLatency;
 use super::{
     DbError, DbResult, FinishedGame, GameRecord, GameRow, MoveRow, NewGame, SeatRow, Store,
     convert, get, parse, parse_opt,
@@ -146,6 +148,26 @@ impl Store {
     /// # Errors
     /// As [`Store::append_move`].
     pub async fn append_plies(
+        &self,
+        game_id: &GameId,
+        first: u32,
+        plies: &[Move],
+        at: Timestamp,
+        turn_started_at: Option<Timestamp>,
+    ) -> DbResult<()> {
+        let started = std::time::Instant::now();
+        let outcome = self.append_plies_now(game_id, first, plies, at, turn_started_at).await;
+        let finished = std::time::Instant::now();
+        self.write_latency.record(finished.saturating_duration_since(started), finished);
+        outcome
+    }
+
+    /// How long moves have lately taken to become durable.
+    pub fn write_latency(&self) -> Arc<WriteLatency> {
+        Arc::clone(&self.write_latency)
+    }
+
+    async fn append_plies_now(
         &self,
         game_id: &GameId,
         first: u32,

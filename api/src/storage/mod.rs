@@ -33,6 +33,7 @@ mod rooms;
 mod sessions;
 mod settings;
 mod sqlite_writer;
+mod write_latency;
 
 pub use accounts::{AccountRow, DELETED_PLAYER, NameError};
 pub use lobby::{LobbyGame, SeatStanding};
@@ -41,6 +42,7 @@ pub use models::{
     QueuedAnalysis, RoomMember, RoomRow, SeatRow,
 };
 pub use players::PlayerRow;
+pub use write_latency::WriteLatency;
 
 /// The migrations in `migrations/` at the workspace root, compiled into the binary.
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
@@ -112,6 +114,8 @@ pub struct Store {
     url: Arc<str>,
     /// For SQLite: the queue its writes take turns in.
     sqlite_writer: Option<Arc<SqliteWriter>>,
+    /// How long moves take to become durable, lately.
+    write_latency: Arc<WriteLatency>,
 }
 
 impl fmt::Debug for Store {
@@ -153,7 +157,8 @@ impl Store {
             .map_err(|error| DbError::Other(format!("cannot migrate {redacted}: {error}")))?;
         let sqlite_writer =
             (backend == Backend::Sqlite).then(|| Arc::new(SqliteWriter::spawn(pool.clone())));
-        Ok(Store { pool, backend, url: redacted.into(), sqlite_writer })
+        let write_latency = Arc::default();
+        Ok(Store { pool, backend, url: redacted.into(), sqlite_writer, write_latency })
     }
 
     /// Which database engine this is.

@@ -80,6 +80,8 @@ async fn spawn(adjust: impl FnOnce(&mut Settings), clock: Option<ManualClock>) -
         database_url: Secret::new(database_url),
         redis_url: redis_url.map(Secret::new),
         redis_prefix: format!("outflank-test-{}", unique()),
+        // A busy test machine is not a saturated server: tests never get `server_busy`.
+        admission_lag_ms: None,
         ..Settings::from_lookup(|_| None).unwrap()
     };
     adjust(&mut settings);
@@ -119,6 +121,8 @@ async fn spawn_nodes_with(n: usize, admin: &str, redis: &str) -> Vec<TestApp> {
         database_url: Secret::new(database.as_ref().unwrap().url.clone()),
         redis_url: Some(Secret::new(redis)),
         redis_prefix: format!("outflank-test-{}", unique()),
+        // A busy test machine is not a saturated server: tests never get `server_busy`.
+        admission_lag_ms: None,
         ..Settings::from_lookup(|_| None).unwrap()
     };
     let mut nodes = Vec::new();

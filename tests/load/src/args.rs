@@ -27,6 +27,8 @@ usage: outflank-load [options]
                         that never join, ping floods, requests with a 120 KiB junk cookie and
                         computer games created as fast as possible (default 0)
   --attack-from ADDR    the loopback address the attack comes from (default 127.0.0.2)
+  --churn               after each game its room is left and a new one set up (instead of a
+                        rematch), so new games keep arriving alongside the moves
   --find-max            step the load up until moves are no longer acknowledged in time: runs
                         of --games, then × --growth each step, each with --ramp and then
                         --step at full load, until a run's p99 is above --p99-limit or it has
@@ -67,6 +69,8 @@ pub struct Args {
     pub json: bool,
     /// Step the load up to find the most moves/s acknowledged in time.
     pub find_max: Option<FindMax>,
+    /// A new room after each game instead of a rematch.
+    pub churn: bool,
 }
 
 /// How `--find-max` steps the load.
@@ -163,6 +167,7 @@ pub fn parse(arguments: impl IntoIterator<Item = String>) -> Result<Parsed, Stri
         attack_from: IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2)),
         json: false,
         find_max: None,
+        churn: false,
     };
     let mut find_max = FindMax::default();
     let mut find_max_on = false;
@@ -183,6 +188,7 @@ pub fn parse(arguments: impl IntoIterator<Item = String>) -> Result<Parsed, Stri
             "--help" | "-h" => return Ok(Parsed::Help),
             "--json" => args.json = true,
             "--find-max" => find_max_on = true,
+            "--churn" => args.churn = true,
             "--step" => find_max.step = parse_duration(&value()?)?,
             "--p99-limit" => find_max.p99_limit = parse_duration(&value()?)?,
             "--max-steps" => find_max.max_steps = parse_count("--max-steps", &value()?)?,
@@ -303,6 +309,8 @@ mod tests {
         );
         assert_eq!(args.server_pids, [7, 8]);
         assert!(args.json);
+        assert!(!args.churn);
+        assert!(run("--churn").unwrap().churn);
     }
 
     #[test]

@@ -153,6 +153,7 @@ async fn play(args: Args) -> serde_json::Value {
         timeout: args.timeout,
         deadline,
         latest_game,
+        churn: args.churn,
     });
     let samples = Arc::new(Mutex::new(vec![Sample::take(&args.server_pids)]));
     let (stop, stopped) = watch::channel(false);

@@ -26,6 +26,9 @@ pub struct Run {
     pub deadline: Instant,
     /// The most recent game set up or rematched: the attack's idle sockets aim at a live game.
     pub latest_game: watch::Sender<Option<String>>,
+    /// After each game the room is left and a new one set up, instead of a rematch: a steady
+    /// stream of new games (room set-ups and joins) alongside the moves.
+    pub churn: bool,
 }
 
 /// A small xorshift generator: think times and moves need variety, not quality.
@@ -134,6 +137,10 @@ pub async fn play_room(run: &Run, index: usize, start_at: Instant) {
             seat(&table.guest, false, &mut guest_rng)
         );
         if host_done && guest_done {
+            if run.churn {
+                failures = 0;
+                continue;
+            }
             break;
         }
         back_off(failures, &mut rng, run.deadline).await;
@@ -289,6 +296,9 @@ async fn play_game(
                         let reason = text(&message["result"], "reason");
                         if reason == "timeout" || reason == "aborted" {
                             stats.error(format!("game ended by {reason}"));
+                        }
+                        if run.churn {
+                            return Ok(Next::Stop);
                         }
                         rematch_at = Some(Instant::now() + rng.between(run.think_min, run.think_max));
                     }
