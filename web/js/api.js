@@ -24,7 +24,8 @@ async function request(method, path, body) {
   const type = response.headers.get('content-type') || '';
   const data = type.includes('json') ? await response.json() : await response.text();
   if (!response.ok) {
-    const error = (data && data.error) || {};
+    const raw = (data && data.error) || {};
+    const error = typeof raw === 'string' ? { code: raw } : raw;
     throw new ApiError(response.status, error.code || 'error', error.message || `The server answered ${response.status}.`);
   }
   return data;
@@ -41,6 +42,10 @@ export const computerLevels = () => request('GET', '/api/computer/levels');
 export const importGame = (record, level) => request('POST', '/api/games/import', { record, level });
 export const game = (id) => request('GET', `/api/games/${encodeURIComponent(id)}`);
 export const record = (id) => request('GET', `/api/games/${encodeURIComponent(id)}/record`);
+/** The engine's review of a finished game: `{status: 'none'|'queued'|'running'|'done'|'failed', …}`. */
+export const analysis = (id) => request('GET', `/api/games/${encodeURIComponent(id)}/analysis`);
+/** Asks for the review of a finished game (202, the same body as `analysis`). */
+export const requestAnalysis = (id) => request('POST', `/api/games/${encodeURIComponent(id)}/analysis`);
 export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;
 export const newRoom = () => request('POST', '/api/rooms');
 export const room = (code) => request('GET', `/api/rooms/${encodeURIComponent(code)}`);

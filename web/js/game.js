@@ -17,6 +17,7 @@ import { renderResult } from './game/result.js';
 import { renderDescription, renderOverlays, renderTurn } from './game/status.js';
 import { MoveList } from './game/moves.js';
 import { Sound, play as playSound, setSoundOn, soundOn } from './game/sound.js';
+import { Review } from './game/review.js';
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -29,6 +30,19 @@ let lowWarned = null;
 
 const board = new Board($('board'), { label: 'Board, a1 top left to h8 bottom right' });
 const moveList = new MoveList($('moves'), (count) => look(count));
+// The engine's review, once the game is over: picking a ply on its graph looks as the move
+// list does, with the result panel closed so that the board shows.
+const review = new Review({
+  gameId,
+  board,
+  moves: $('moves'),
+  pick: (count) => look(count),
+  showBoard: () => {
+    resultClosed = true;
+    if (model.game) render();
+  },
+  redraw: () => { if (model.game) render(); },
+});
 const hints = $('show-legal');
 hints.checked = showLegalMoves();
 
@@ -120,6 +134,7 @@ function render() {
   renderControls(model, { board, showLegal: hints.checked, play });
   renderResult(model, resultClosed);
   renderMoves();
+  review.render(model);
   renderDescription(model, shown);
   renderError();
 }

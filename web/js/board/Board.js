@@ -2,7 +2,7 @@
 // (model.js); the view draws it (view.js); input (input.js) turns pointer, touch and keys into
 // previews and plays; extensions add markers and the flip animation. It holds no rules: legal
 // moves and flips come from the server.
-import { initialState, squareIndex, squareName, withMoves, withPosition, withPreview } from './model.js';
+import { initialState, squareIndex, squareName, withMarks, withMoves, withPosition, withPreview } from './model.js';
 import { BoardView } from './view.js';
 import { BoardInput } from './input.js';
 import { animateFlips, endFlipOnAnimationEnd } from './extensions/animation.js';
@@ -56,6 +56,15 @@ export class Board {
    *  `dots` shows the markers. An empty list makes every square inert. */
   showMoves(legal, { mover = null, dots = true } = {}) {
     this.update(withMoves(this.state, legal, mover, dots));
+  }
+
+  /** Marks squares for the page ([{square, kind, text}], e.g. the engine's best move with its
+   *  value "+2"); an empty list clears them. Redraws only when the marks change. */
+  setMarks(marks) {
+    const key = JSON.stringify(marks.map((mark) => [mark.square, mark.kind || 'best', mark.text || '']));
+    if (key === this.marksKey) return;
+    this.marksKey = key;
+    this.update(withMarks(this.state, marks));
   }
 
   /** Shows the faint disc and would-flip squares of the named square (null clears). */

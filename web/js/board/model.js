@@ -33,11 +33,13 @@ export const distance = (a, b) =>
  * @property {boolean} dots whether legal moves are marked
  * @property {number|null} last the last move's square
  * @property {number|null} previewed the square whose flips are previewed
+ * @property {Map<number, {kind: string, text: string}>} marks the page's own marks (e.g. the
+ *   engine's best move with its value), drawn over the squares
  */
 
 /** @returns {BoardState} */
 export const initialState = () => ({
-  position: Disc.EMPTY.repeat(64), legal: new Map(), mover: null, dots: true, last: null, previewed: null,
+  position: Disc.EMPTY.repeat(64), legal: new Map(), mover: null, dots: true, last: null, previewed: null, marks: new Map(),
 });
 
 /** A new position; the last move's square (or null). Previews end. */
@@ -57,10 +59,21 @@ export const withPreview = (state, index) => ({
   ...state, previewed: index !== null && state.legal.has(index) ? index : null,
 });
 
+/** The page's marks ([{square, kind, text}]): a ringed square with a short text, e.g. the
+ *  engine's best move and its value. An empty list clears them. */
+export const withMarks = (state, marks) => ({
+  ...state,
+  marks: new Map(marks.map((mark) => [squareIndex(mark.square), { kind: mark.kind || 'best', text: mark.text || '' }])),
+});
+
+const MARK_NAME = Object.freeze({ best: 'best move' });
+
 /** What a screen reader hears for a square. */
 export function squareLabel(state, index) {
   let label = `${squareName(index)}, ${discName(state.position[index])}`;
   if (state.legal.has(index) && state.dots) label += ', legal move';
   if (index === state.last) label += ', last move';
+  const mark = state.marks && state.marks.get(index);
+  if (mark) label += `, ${MARK_NAME[mark.kind] || mark.kind}${mark.text ? ` ${mark.text}` : ''}`;
   return label;
 }

@@ -2,7 +2,7 @@
 // buttons when the board takes input). `draw(state)` touches only what changed since the last
 // draw, so a running flip animation is never cut short by an unrelated update.
 import { FILES, discName, squareLabel, squareName } from './model.js';
-import { markPreviewCount, markers } from './extensions/markers.js';
+import { markPreviewCount, markText, markers } from './extensions/markers.js';
 
 function rim(kind, labels) {
   const strip = document.createElement('div');
@@ -46,7 +46,7 @@ export class BoardView {
       disc.setAttribute('aria-hidden', 'true');
       square.append(disc);
       this.squares.push(square);
-      this.drawn.push({ disc: '-', label: '', disabled: null, marks: {} });
+      this.drawn.push({ disc: '-', label: '', disabled: null, marks: {}, text: '' });
       this.grid.append(square);
     }
     const corner = document.createElement('span');
@@ -71,6 +71,11 @@ export class BoardView {
         if (drawn.marks[name] !== on) square.classList.toggle(name, on);
       }
       drawn.marks = marks;
+      const text = markText(state, index);
+      if (drawn.text !== text) {
+        this.drawMarkText(square, text);
+        drawn.text = text;
+      }
       const label = squareLabel(state, index);
       if (drawn.label !== label) {
         square.setAttribute('aria-label', label);
@@ -84,6 +89,22 @@ export class BoardView {
     if (state.mover) this.root.dataset.mover = state.mover;
     else delete this.root.dataset.mover;
     markPreviewCount(this.root, state);
+  }
+
+  /** The short text of a page mark (the best move's value), in a badge over the square. */
+  drawMarkText(square, text) {
+    let badge = square.querySelector('.mark-text');
+    if (!text) {
+      badge?.remove();
+      return;
+    }
+    if (!badge) {
+      badge = document.createElement('span');
+      badge.className = 'mark-text';
+      badge.setAttribute('aria-hidden', 'true');
+      square.append(badge);
+    }
+    badge.textContent = text;
   }
 
   /** The index of the square holding `target`, or -1. */

@@ -1,6 +1,6 @@
-// Markers drawn over the squares: legal-move dots, the last move's ring, and the preview of a
-// move (a faint disc and its would-flip squares). Each is a class on the square, derived from
-// the board's state alone.
+// Markers drawn over the squares: legal-move dots, the last move's ring, the preview of a
+// move (a faint disc and its would-flip squares) and the page's own marks (the engine's best
+// move). Each is a class on the square, derived from the board's state alone.
 
 /** The marker classes of square `index`, each with whether it is on. */
 export function markers(state, index) {
@@ -12,8 +12,12 @@ export function markers(state, index) {
     last: index === state.last,
     preview: index === preview,
     'would-flip': preview !== null && state.legal.get(preview).includes(index),
+    'page-mark': state.marks.has(index),
   };
 }
+
+/** The text of the page's mark on square `index` ('' for none). */
+export const markText = (state, index) => (state.marks.has(index) ? state.marks.get(index).text : '');
 
 /** Sets the preview's flip count on the board element, for styles and tests. */
 export function markPreviewCount(root, state) {
