@@ -50,16 +50,7 @@ impl Store {
         let _permit = self.write_permit().await;
         let mut tx = self.pool.begin().await?;
         insert_game(&mut *tx, game).await?;
-        for (ply, mv) in plies.iter().enumerate() {
-            let ply: i32 = convert("moves.ply", ply)?;
-            sqlx::query("INSERT INTO moves (game_id, ply, mv, played_at) VALUES ($1, $2, $3, $4)")
-                .bind(game.id.as_str())
-                .bind(ply)
-                .bind(mv.to_string())
-                .bind(at.0)
-                .execute(&mut *tx)
-                .await?;
-        }
+        insert_plies(&mut tx, &game.id, plies, at).await?;
         if room_game {
             let code = game.room_code.as_ref().ok_or(DbError::NotFound)?;
             let updated = sqlx::query(
@@ -96,16 +87,7 @@ impl Store {
         let _permit = self.write_permit().await;
         let mut tx = self.pool.begin().await?;
         insert_game(&mut *tx, game).await?;
-        for (ply, mv) in plies.iter().enumerate() {
-            let ply: i32 = convert("moves.ply", ply)?;
-            sqlx::query("INSERT INTO moves (game_id, ply, mv, played_at) VALUES ($1, $2, $3, $4)")
-                .bind(game.id.as_str())
-                .bind(ply)
-                .bind(mv.to_string())
-                .bind(game.created_at.0)
-                .execute(&mut *tx)
-                .await?;
-        }
+        insert_plies(&mut tx, &game.id, plies, game.created_at).await?;
         sqlx::query(
             "UPDATE games SET status = $2, winner = $3, end_reason = $4, black_discs = $5, \
                 white_discs = $6, finished_at = $7, updated_at = $7, turn_started_at = NULL \
@@ -492,6 +474,26 @@ where
         Ok(None) => DbError::NotFound,
         Err(error) => error.into(),
     }
+}
+
+/// Inserts a new game's first `plies`, numbered from 0, all played `at`.
+async fn insert_plies(
+    tx: &mut Transaction<'_, Any>,
+    game_id: &GameId,
+    plies: &[Move],
+    at: Timestamp,
+) -> DbResult<()> {
+    for (ply, mv) in plies.iter().enumerate() {
+        let ply: i32 = convert("moves.ply", ply)?;
+        sqlx::query("INSERT INTO moves (game_id, ply, mv, played_at) VALUES ($1, $2, $3, $4)")
+            .bind(game_id.as_str())
+            .bind(ply)
+            .bind(mv.to_string())
+            .bind(at.0)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
 }
 
 /// Inserts a `games` row, on the pool or inside a transaction.
