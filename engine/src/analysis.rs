@@ -245,6 +245,86 @@ pub fn review(
     Ok(reviews)
 }
 
+/// The value of one legal move, for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValue {
+    /// The move (a pass when it is the only one).
+    pub mv: Move,
+    /// Whole discs for the mover: the final margin after this move and best play on.
+    pub value: i32,
+    /// Whether the value is the solver's.
+    pub exact: bool,
+}
+
+/// Every legal move of a position, valued.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionValues {
+    /// Best first; moves of equal value in square order. A lone pass when the side to move
+    /// must pass; empty once the game is over.
+    pub moves: Vec<MoveValue>,
+    /// Best play from the position, the best move first (at most [`BEST_LINE_PLIES`]).
+    pub best_line: Vec<Move>,
+}
+
+impl PositionValues {
+    /// How much better the best move is than the second best, in discs; `None` with fewer
+    /// than two moves.
+    pub fn margin(&self) -> Option<i32> {
+        match self.moves.as_slice() {
+            [best, second, ..] => Some(best.value - second.value),
+            _ => None,
+        }
+    }
+}
+
+/// Values every legal move of `board` the way a review values a ply: each position after a
+/// move is solved when it has at most [`ReviewOptions::exact_empties`] empties (and the solver
+/// finishes within its node limit), and searched one ply shallower than
+/// [`ReviewOptions::depth`] otherwise, so all moves are valued on the same horizon.
+///
+/// `progress` is called before each move is valued and once at the end; `cancel` stops it.
+///
+/// # Errors
+/// [`ReviewError::Cancelled`] when `cancel` is set.
+pub fn move_values(
+    board: &Board,
+    options: &ReviewOptions,
+    progress: &mut dyn FnMut(Progress),
+    cancel: Option<&AtomicBool>,
+) -> Result<PositionValues, ReviewError> {
+    let mut reviewer = Reviewer::new(*options, cancel);
+    let candidates: Vec<Move> = if board.is_game_over() {
+        Vec::new()
+    } else if board.must_pass() {
+        vec![Move::Pass]
+    } else {
+        board.legal_moves().into_iter().map(Move::Place).collect()
+    };
+    let total = candidates.len() + 1;
+    let depth = options.depth.max(1);
+    let child_depth = depth.saturating_sub(1).max(1);
+    let mover = board.side_to_move();
+    let mut valued = Vec::with_capacity(candidates.len());
+    for (done, &mv) in candidates.iter().enumerate() {
+        progress(Progress { done, total });
+        reviewer.check()?;
+        let child = board.play(mv).map_err(|_| ReviewError::Cancelled)?;
+        let exact = reviewer.solvable(&child);
+        let value = reviewer.value(&child, child_depth, exact)?;
+        let score = if child.side_to_move() == mover { value.score } else { -value.score };
+        valued.push((score, MoveValue { mv, value: discs(score), exact: value.exact }));
+    }
+    // Stable: equal values keep square order.
+    valued.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+    progress(Progress { done: candidates.len(), total });
+    let best_line = match valued.first() {
+        Some((_, best)) => reviewer.line(board, best.mv, best.exact, depth)?,
+        None => Vec::new(),
+    };
+    progress(Progress { done: total, total });
+    Ok(PositionValues { moves: valued.into_iter().map(|(_, value)| value).collect(), best_line })
+}
+
 /// Round 1/100 disc to whole discs, halves away from zero.
 fn discs(centi: i32) -> i32 {
     if centi >= 0 { (centi + 50) / 100 } else { -((-centi + 50) / 100) }
@@ -470,6 +550,9 @@ mod tests {
     /// A full game: level 8 against itself after f5 (60 plies).
     const FULL: &str = "f5 d6 c3 d3 c4 f4 f6 g5 e6 f7 h5 g6 e7 c5 b6 g4 d2 d7 h6 b5 c6 c7 a6 a4 h3 g3 b4 b3 h4 c2 f3 a3 a5 a7 b1 e3 g8 e1 b2 g2 f2 g1 h1 h2 d8 f8 e2 c1 f1 a1 a2 d1 b8 c8 a8 e8 b7 g7 h7 h8";
 
+    /// A random game up to Black's pass with one empty left.
+    const PASSING: &str = "f5 f6 d3 e3 f2 f4 e6 c4 b3 d7 g3 d6 d8 c5 b4 f3 e7 h2 g4 h5 c6 c8 h4 d2 g2 f8 e8 b6 g7 f7 c3 h3 g6 f1 b7 h8 c7 g8 d1 h6 g1 a7 b5 e1 h7 a2 a8 a5 h1 b8 e2 c1 c2 g5 a4 b2 b1 a3 a6";
+
     #[test]
     fn classes_follow_the_thresholds() {
         assert_eq!(Class::for_loss(0), Class::Best);
@@ -599,5 +682,73 @@ mod tests {
             review(&game, &quick(), &mut |_| {}, Some(&cancel)),
             Err(ReviewError::Cancelled)
         );
+    }
+
+    /// The mover's exact value after `mv`.
+    fn solved_after(board: &Board, mv: Move) -> i32 {
+        let child = board.play(mv).unwrap();
+        let score = solve::solve(&child).score;
+        if child.side_to_move() == board.side_to_move() { score } else { -score }
+    }
+
+    #[test]
+    fn near_the_end_every_move_gets_the_solvers_value_best_first() {
+        let board = game(FULL).board_after(46).unwrap();
+        assert_eq!(board.empty().count(), 14);
+        let values = move_values(&board, &quick(), &mut |_| {}, None).unwrap();
+        assert_eq!(values.moves.len(), board.legal_moves().into_iter().count());
+        for value in &values.moves {
+            assert!(value.exact);
+            assert_eq!(value.value, solved_after(&board, value.mv), "{}", value.mv);
+        }
+        assert!(values.moves.windows(2).all(|pair| pair[0].value >= pair[1].value));
+        assert_eq!(values.moves[0].value, solve::solve(&board).score);
+        assert_eq!(values.best_line.first(), Some(&values.moves[0].mv));
+        assert_eq!(values.margin(), Some(values.moves[0].value - values.moves[1].value));
+    }
+
+    #[test]
+    fn in_the_midgame_every_legal_move_is_searched() {
+        let board = game("f5 d6 c3 d3 c4").board();
+        let mut seen = Vec::new();
+        let values = move_values(&board, &quick(), &mut |p| seen.push(p), None).unwrap();
+        let mut moves: Vec<Move> = values.moves.iter().map(|value| value.mv).collect();
+        moves.sort_by_key(|mv| mv.to_string());
+        let mut legal: Vec<Move> = board.legal_moves().into_iter().map(Move::Place).collect();
+        legal.sort_by_key(|mv| mv.to_string());
+        assert_eq!(moves, legal);
+        assert!(values.moves.iter().all(|value| !value.exact));
+        assert_eq!(values.best_line.len(), BEST_LINE_PLIES);
+        let total = legal.len() + 1;
+        assert_eq!(seen.first(), Some(&Progress { done: 0, total }));
+        assert_eq!(seen.last(), Some(&Progress { done: total, total }));
+    }
+
+    #[test]
+    fn a_side_that_must_pass_has_the_pass_alone_and_a_finished_game_nothing() {
+        // After d3 c3 b3 d2 e1 d6 d7 e3, Black's f4 takes every white disc.
+        let over = game("d3 c3 b3 d2 e1 d6 d7 e3 f4").board();
+        assert!(over.is_game_over());
+        let none = move_values(&over, &quick(), &mut |_| {}, None).unwrap();
+        assert_eq!(none, PositionValues { moves: Vec::new(), best_line: Vec::new() });
+        assert_eq!(none.margin(), None);
+
+        // One empty left, a1, where only White can play: Black must pass.
+        let game = game(PASSING);
+        assert_eq!(game.plies().last(), Some(&Move::Pass));
+        let passing = game.board_after(game.plies().len() - 1).unwrap();
+        assert!(passing.must_pass());
+        let values = move_values(&passing, &quick(), &mut |_| {}, None).unwrap();
+        assert_eq!(values.moves.len(), 1);
+        assert_eq!(values.moves[0].mv, Move::Pass);
+        assert_eq!(values.moves[0].value, solve::solve(&passing).score);
+    }
+
+    #[test]
+    fn valuing_moves_can_be_cancelled() {
+        let board = game("f5 d6 c3 d3 c4").board();
+        let cancel = AtomicBool::new(true);
+        let cancelled = move_values(&board, &quick(), &mut |_| {}, Some(&cancel));
+        assert_eq!(cancelled, Err(ReviewError::Cancelled));
     }
 }

@@ -71,7 +71,7 @@ fn looks_like_position(text: &str) -> bool {
 }
 
 /// A position string, or else a move list from the start.
-fn parse_board(text: &str) -> Result<Board, CliError> {
+pub fn parse_board(text: &str) -> Result<Board, CliError> {
     if looks_like_position(text) {
         Ok(text.parse::<Board>()?)
     } else {

@@ -11,6 +11,7 @@ mod perft;
 mod probcut;
 mod review;
 mod solve;
+mod values;
 
 use std::process::ExitCode;
 
@@ -26,6 +27,8 @@ commands:
                                              a match from balanced openings, both colours
   review [--depth N] [--exact N] \"<record, GGF or move list>\" | -
                                              every ply judged: values, best moves, loss, class
+  values [--depth N] [--exact N] \"<position or move list>\"
+                                             every legal move valued, best first
   probcut-fit [--positions N]                measure the margins of probabilistic cut-offs
   nboard                                     be an engine for the NBoard GUI: the NBoard
                                              protocol on stdin and stdout";
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
         Some("nboard") => nboard::run(&args[1..], json),
         Some("match") => matches::run(&args[1..], json),
         Some("review") => review::run(&args[1..], json),
+        Some("values") => values::run(&args[1..], json),
         Some("probcut-fit") => probcut::run(&args[1..], json),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");

@@ -123,7 +123,7 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
     Ok(())
 }
 
-fn number(value: Option<&String>, option: &str) -> Result<u32, CliError> {
+pub fn number(value: Option<&String>, option: &str) -> Result<u32, CliError> {
     let value = value.ok_or_else(|| CliError(format!("{option} needs a number")))?;
     value.parse().map_err(|_| CliError(format!("{option} needs a number, not {value:?}")))
 }
