@@ -12,7 +12,12 @@ use outflank_engine::ggf;
 
 use crate::CliError;
 
-pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
+/// `--depth N` and `--exact N` read into review options, and the other arguments, for
+/// `command`; an unknown option is refused (a position string may start with `--`).
+pub fn options_and_words(
+    args: &[String],
+    command: &str,
+) -> Result<(ReviewOptions, Vec<String>), CliError> {
     let mut options = ReviewOptions::default();
     let mut words = Vec::new();
     let mut args = args.iter();
@@ -20,8 +25,8 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
         match arg.as_str() {
             "--depth" => options.depth = number(args.next(), "--depth")?,
             "--exact" => options.exact_empties = number(args.next(), "--exact")?,
-            other if other.starts_with("--") => {
-                return Err(CliError(format!("unknown option {other:?} for review")));
+            other if other.starts_with("--") && other.len() < 32 => {
+                return Err(CliError(format!("unknown option {other:?} for {command}")));
             }
             _ => words.push(arg.clone()),
         }
@@ -29,6 +34,11 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
     if options.depth == 0 {
         return Err(CliError("--depth must be at least 1".into()));
     }
+    Ok((options, words))
+}
+
+pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
+    let (options, words) = options_and_words(args, "review")?;
     let mut text = words.join(" ");
     if text == "-" {
         text.clear();
@@ -123,7 +133,7 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
     Ok(())
 }
 
-pub fn number(value: Option<&String>, option: &str) -> Result<u32, CliError> {
+fn number(value: Option<&String>, option: &str) -> Result<u32, CliError> {
     let value = value.ok_or_else(|| CliError(format!("{option} needs a number")))?;
     value.parse().map_err(|_| CliError(format!("{option} needs a number, not {value:?}")))
 }

@@ -6,28 +6,13 @@
 
 use std::time::Instant;
 
-use outflank_engine::analysis::{self, ReviewOptions};
+use outflank_engine::analysis;
 
 use crate::CliError;
 use crate::bestmove::parse_board;
 
 pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
-    let mut options = ReviewOptions::default();
-    let mut words = Vec::new();
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--depth" => options.depth = crate::review::number(args.next(), "--depth")?,
-            "--exact" => options.exact_empties = crate::review::number(args.next(), "--exact")?,
-            other if other.starts_with("--") && other.len() < 32 => {
-                return Err(CliError(format!("unknown option {other:?} for values")));
-            }
-            _ => words.push(arg.as_str()),
-        }
-    }
-    if options.depth == 0 {
-        return Err(CliError("--depth must be at least 1".into()));
-    }
+    let (options, words) = crate::review::options_and_words(args, "values")?;
     if words.is_empty() {
         return Err(CliError("values needs a position or a move list".into()));
     }
