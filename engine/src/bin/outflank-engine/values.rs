@@ -1,5 +1,5 @@
-//! `values [--depth N] [--exact N] "<position or move list>"`: every legal move valued, as the
-//! analysis board shows them.
+//! `values [--depth N] [--exact N] "<position or move list>"`: every legal move valued, best
+//! first, as a review values a ply.
 //!
 //! The argument is read as by `bestmove`. Values are whole discs for the side to move, exact
 //! when marked; the best line follows.
