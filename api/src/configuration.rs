@@ -35,7 +35,8 @@ use crate::http::rate_limit;
 pub use crate::identity::oidc::{GOOGLE_ISSUER, OidcSettings};
 pub use crate::secret::Secret;
 use crate::service::{
-    AnalysisSettings, DEFAULT_QUEUE, DEFAULT_SOCKETS_PER_CLIENT, DEFAULT_WORKERS,
+    AnalysisSettings, BoardValuesSettings, DEFAULT_QUEUE, DEFAULT_SOCKETS_PER_CLIENT,
+    DEFAULT_WORKERS,
 };
 use crate::storage::redact_url;
 use outflank_engine::analysis::{DEFAULT_DEPTH, DEFAULT_EXACT_EMPTIES, ReviewOptions};
@@ -377,6 +378,12 @@ impl Settings {
                 ..ReviewOptions::default()
             },
         }
+    }
+
+    /// How the analysis board values positions: as deep as a game's analysis, so that the
+    /// board and a review agree on a position.
+    pub fn board_values(&self) -> BoardValuesSettings {
+        BoardValuesSettings { options: self.analysis().review, ..BoardValuesSettings::default() }
     }
 
     /// The move time as the signed milliseconds live games compute with.

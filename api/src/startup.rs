@@ -17,7 +17,9 @@ use crate::identity::session::{BadSecret, LIFETIME_SECONDS, SessionKeys};
 use crate::live::Timing;
 use crate::metrics::Metrics;
 use crate::routes;
-use crate::service::{Analyses, Clock, GameHub, Matchmaking, Online, Router, SearchPool};
+use crate::service::{
+    Analyses, BoardValues, Clock, GameHub, Matchmaking, Online, Router, SearchPool,
+};
 use crate::storage::{DbError, Store};
 use outflank_matchmaker::{AnyQueue, QueueError};
 
@@ -136,6 +138,8 @@ impl Application {
             Some((cluster, _)) => cluster.node().to_owned(),
             None => format!("local-{}", crate::domain::GameId::generate()),
         };
+        let board_values =
+            web::Data::new(BoardValues::new(settings.board_values(), live_searches.clone()));
         let analyses = Analyses::start(store.clone(), live_searches, settings.analysis(), node);
         hub.analyse_finished_games(analyses.clone());
         let analyses = web::Data::new(analyses);
@@ -189,6 +193,7 @@ impl Application {
                 .app_data(store_data.clone())
                 .app_data(hub_data.clone())
                 .app_data(analyses.clone())
+                .app_data(board_values.clone())
                 .app_data(room_joins.clone())
                 .app_data(matchmaking.clone())
                 .app_data(online.clone())

@@ -3,6 +3,7 @@
 
 mod account;
 mod analysis;
+mod analysis_board;
 pub mod auth;
 mod computer;
 mod games;
@@ -27,6 +28,7 @@ pub fn configure(config: &mut ServiceConfig) {
     players::configure(config);
     games::configure(config);
     analysis::configure(config);
+    analysis_board::configure(config);
     computer::configure(config);
     rooms::configure(config);
     stats::configure(config);

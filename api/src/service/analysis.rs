@@ -427,6 +427,7 @@ async fn sweep(inner: std::sync::Weak<Inner>) {
 mod tests {
     use super::*;
     use crate::domain::{EndReason, Mode, Winner};
+    use crate::service::test_support::until;
     use crate::storage::{FinishedGame, NewGame, SeatRow};
     use outflank_engine::{Board, Record};
 
@@ -471,17 +472,6 @@ mod tests {
             queue,
             review: ReviewOptions { depth: 2, exact_empties: 8, ..ReviewOptions::default() },
         }
-    }
-
-    /// Waits (a bounded number of short sleeps) until `condition` holds.
-    async fn until(mut condition: impl FnMut() -> bool) {
-        for _ in 0..4_000 {
-            if condition() {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-        panic!("the condition never held");
     }
 
     async fn row(store: &Store, id: &GameId) -> AnalysisRow {

@@ -8,6 +8,7 @@
 //! in domain values ([`crate::live::Broadcast`], [`ServiceError`]); the socket edge renders them.
 
 mod analysis;
+mod board_values;
 mod clock;
 mod computer_budget;
 mod convert;
@@ -23,10 +24,16 @@ mod registry;
 mod router;
 mod search;
 mod serving;
+#[cfg(test)]
+mod test_support;
 
 pub use analysis::{
     AnalysedPly, Analyses, AnalysisError, AnalysisResult, AnalysisSettings, DEFAULT_QUEUE,
     DEFAULT_WORKERS, ENGINE, PER_PLAYER, SideSummary,
+};
+pub use board_values::{
+    BoardValues, BoardValuesError, BoardValuesSettings, DEFAULT_BOARD_CACHE, DEFAULT_BOARD_WAITING,
+    DEFAULT_BOARD_WORKERS, IN_FLIGHT_PER_REQUESTER, Requester,
 };
 pub use clock::{Clock, ManualClock};
 pub use computer_budget::OverBudget;

@@ -12,6 +12,7 @@ mod helpers;
 mod storage_support;
 
 mod analysis;
+mod analysis_board;
 mod computer;
 mod friends;
 mod health;
