@@ -172,6 +172,38 @@ identifier!(
     RoomCode, "room code", 8
 );
 
+/// A puzzle from a game: the game and the 1-based ply of the mistake it asks to mend, written
+/// `k7Hq2mXp9R-23` (as in `/puzzles/{id}`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PuzzleId {
+    pub game_id: GameId,
+    pub ply: u32,
+}
+
+impl fmt::Display for PuzzleId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.game_id, self.ply)
+    }
+}
+
+impl FromStr for PuzzleId {
+    type Err = ParseIdError;
+
+    fn from_str(text: &str) -> Result<PuzzleId, ParseIdError> {
+        let error = || ParseIdError { kind: "puzzle id", text: text.to_owned() };
+        let (game, ply) = text.split_once('-').ok_or_else(error)?;
+        let game_id = game.parse().map_err(|_| error())?;
+        // A ply is 1 to 3 digits, no sign and no leading zero, so each puzzle has one id.
+        let digits = (1..=3).contains(&ply.len())
+            && ply.bytes().all(|b| b.is_ascii_digit())
+            && !ply.starts_with('0');
+        let ply = ply.parse().ok().filter(|_| digits).ok_or_else(error)?;
+        Ok(PuzzleId { game_id, ply })
+    }
+}
+
+serde_as_text!(PuzzleId);
+
 /// A public nickname: 2–20 characters, letters, digits, spaces, `_`, `-` and `.`, starting and
 /// ending with a letter or digit, no double spaces.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -445,6 +477,29 @@ text_enum!(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_puzzle_id_is_its_game_and_ply_and_reads_back() {
+        let id = PuzzleId { game_id: "k7Hq2mXp9R".parse().unwrap(), ply: 23 };
+        assert_eq!(id.to_string(), "k7Hq2mXp9R-23");
+        assert_eq!("k7Hq2mXp9R-23".parse::<PuzzleId>(), Ok(id));
+    }
+
+    #[test]
+    fn puzzle_ids_with_a_bad_game_or_ply_are_refused() {
+        for text in [
+            "k7Hq2mXp9R",
+            "k7Hq2mXp9R-",
+            "k7Hq2mXp9R-0",
+            "k7Hq2mXp9R-07",
+            "k7Hq2mXp9R-+7",
+            "k7Hq2mXp9R-1000",
+            "k7Hq2mXp9-23",
+            "k7Hq2mXp9R-2-3",
+        ] {
+            assert!(text.parse::<PuzzleId>().is_err(), "{text}");
+        }
+    }
 
     #[test]
     fn generated_ids_parse_back() {

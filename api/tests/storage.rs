@@ -6,11 +6,12 @@ mod storage_support;
 
 use outflank_api::accounts::PublicName;
 use outflank_api::domain::{
-    EndReason, GameId, GameStatus, Mode, PlayerId, RoomCode, Timestamp, Winner,
+    EndReason, GameId, GameStatus, Mode, PlayerId, PuzzleId, RoomCode, Timestamp, Winner,
 };
 use outflank_api::storage::{
     AnalysisRow, AnalysisStatus, Backend, DbError, FinishedGame, GameRecord, GameRow, MoveRow,
-    NewGame, NewRoom, QueuedAnalysis, RoomMember, RoomRow, SeatRow, SeatStanding, Store,
+    NewGame, NewRoom, PuzzleCounts, PuzzleRow, QueuedAnalysis, RoomMember, RoomRow, SeatRow,
+    SeatStanding, Store,
 };
 use outflank_engine::ai::Level;
 use outflank_engine::{Board, Move, Square};
@@ -61,6 +62,9 @@ on_both_backends!(
     racing_nodes_claim_an_analysis_exactly_once_and_a_stale_claim_is_taken_over,
     only_the_node_holding_the_claim_writes_progress_and_the_result,
     a_players_open_analyses_are_counted_and_unknown_games_not_found,
+    puzzles_are_added_once_and_read_back_exactly,
+    a_players_puzzles_come_unsolved_first_then_newest_with_their_counts,
+    only_the_puzzles_player_answers_and_the_first_right_answer_solves_it,
 );
 
 const T0: Timestamp = Timestamp(1_764_000_000_000);
@@ -1121,4 +1125,83 @@ async fn a_players_open_analyses_are_counted_and_unknown_games_not_found(db: Db)
     assert_eq!(store.open_analyses_requested_by(&asker).await.unwrap(), 2);
     assert_not_found(store.queue_analysis(&GameId::generate(), ENGINE, None, T0).await);
     assert_eq!(store.analysis(&GameId::generate()).await.unwrap(), None);
+}
+
+fn puzzle(game_id: &GameId, ply: u32, player_id: PlayerId, created_at: Timestamp) -> PuzzleRow {
+    PuzzleRow {
+        id: PuzzleId { game_id: game_id.clone(), ply },
+        player_id,
+        position: Board::start(),
+        played: place("c4"),
+        loss: 8,
+        solution: place("d3"),
+        move_values: r#"[{"move":"d3","value":0,"exact":false}]"#.into(),
+        attempts: 0,
+        solved_at: None,
+        created_at,
+    }
+}
+
+async fn puzzles_are_added_once_and_read_back_exactly(db: Db) {
+    let store = &db.store;
+    let game = finished_game(store).await;
+    let first = puzzle(&game, 1, player(5), T0);
+    let second = PuzzleRow { played: Move::Pass, ..puzzle(&game, 2, player(6), T0.plus(1)) };
+    assert_eq!(store.add_puzzles(&[first.clone(), second.clone()]).await.unwrap(), 2);
+    assert_eq!(store.puzzle(&first.id).await.unwrap(), Some(first.clone()));
+    assert_eq!(store.puzzle(&second.id).await.unwrap(), Some(second.clone()));
+    // The same game analysed again adds nothing twice and changes nothing.
+    let again = PuzzleRow { loss: 20, ..first.clone() };
+    assert_eq!(store.add_puzzles(&[again, second]).await.unwrap(), 0);
+    assert_eq!(store.puzzle(&first.id).await.unwrap(), Some(first));
+    let unknown = PuzzleId { game_id: GameId::generate(), ply: 1 };
+    assert_eq!(store.puzzle(&unknown).await.unwrap(), None);
+    let orphan = puzzle(&unknown.game_id, 1, player(5), T0);
+    assert_not_found(store.add_puzzles(&[orphan]).await);
+    assert_eq!(store.puzzle(&unknown).await.unwrap(), None);
+}
+
+async fn a_players_puzzles_come_unsolved_first_then_newest_with_their_counts(db: Db) {
+    let store = &db.store;
+    let (owner, other) = (player(7), player(8));
+    assert_eq!(store.puzzle_counts(&owner).await.unwrap(), PuzzleCounts::default());
+    let game = finished_game(store).await;
+    let puzzles: Vec<PuzzleRow> =
+        (1..=4).map(|ply| puzzle(&game, ply, owner.clone(), T0.plus(i64::from(ply)))).collect();
+    store.add_puzzles(&puzzles).await.unwrap();
+    store.add_puzzles(&[puzzle(&game, 5, other.clone(), T0.plus(9))]).await.unwrap();
+    store.record_attempt(&puzzles[3].id, &owner, true, T0.plus(10)).await.unwrap();
+    // Puzzles of one game share a time: the biggest loss comes first.
+    let small = PuzzleRow { loss: 6, ..puzzle(&game, 6, owner.clone(), T0.plus(20)) };
+    let big = PuzzleRow { loss: 12, ..puzzle(&game, 7, owner.clone(), T0.plus(20)) };
+    store.add_puzzles(&[small, big]).await.unwrap();
+    let order: Vec<u32> = store
+        .player_puzzles(&owner, 10)
+        .await
+        .unwrap()
+        .iter()
+        .map(|puzzle| puzzle.id.ply)
+        .collect();
+    assert_eq!(order, [7, 6, 3, 2, 1, 4]);
+    let first_two = store.player_puzzles(&owner, 2).await.unwrap();
+    assert_eq!(first_two.iter().map(|p| p.id.ply).collect::<Vec<_>>(), [7, 6]);
+    assert_eq!(store.puzzle_counts(&owner).await.unwrap(), PuzzleCounts { total: 6, solved: 1 });
+    assert_eq!(store.puzzle_counts(&other).await.unwrap(), PuzzleCounts { total: 1, solved: 0 });
+}
+
+async fn only_the_puzzles_player_answers_and_the_first_right_answer_solves_it(db: Db) {
+    let store = &db.store;
+    let owner = player(9);
+    let game = finished_game(store).await;
+    let row = puzzle(&game, 3, owner.clone(), T0);
+    store.add_puzzles(std::slice::from_ref(&row)).await.unwrap();
+    assert_not_found(store.record_attempt(&row.id, &player(10), true, T0.plus(1)).await);
+    let wrong = store.record_attempt(&row.id, &owner, false, T0.plus(2)).await.unwrap();
+    assert_eq!((wrong.attempts, wrong.solved_at), (1, None));
+    let right = store.record_attempt(&row.id, &owner, true, T0.plus(3)).await.unwrap();
+    assert_eq!((right.attempts, right.solved_at), (2, Some(T0.plus(3))));
+    let later = store.record_attempt(&row.id, &owner, true, T0.plus(4)).await.unwrap();
+    assert_eq!((later.attempts, later.solved_at), (3, Some(T0.plus(3))));
+    let unknown = PuzzleId { game_id: game, ply: 4 };
+    assert_not_found(store.record_attempt(&unknown, &owner, true, T0.plus(5)).await);
 }

@@ -12,6 +12,7 @@ mod lobby;
 mod metrics;
 mod pages;
 mod players;
+mod puzzles;
 pub mod rooms;
 pub mod session;
 mod stats;
@@ -26,6 +27,7 @@ pub fn configure(config: &mut ServiceConfig) {
     auth::configure(config);
     account::configure(config);
     players::configure(config);
+    puzzles::configure(config);
     games::configure(config);
     analysis::configure(config);
     analysis_board::configure(config);

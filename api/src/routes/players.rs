@@ -1,5 +1,6 @@
 //! Ratings in public: `GET /api/leaderboard?page=N` (the top 100, 25 a page) and
-//! `GET /api/players/{name}` (a profile: rating, rank, results, rating history, recent games).
+//! `GET /api/players/{name}` (a profile: rating, rank, results, rating history, recent games,
+//! puzzles from their games).
 
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
@@ -120,6 +121,7 @@ async fn profile(
     let rank = store.rank(&account).await?.filter(|rank| *rank <= TOP);
     let history = store.rating_history(&account.player_id).await?;
     let games = store.recent_games(&account.player_id, RECENT_GAMES).await?;
+    let puzzles = store.puzzle_counts(&account.player_id).await?;
     let recent: Vec<Value> = games
         .iter()
         .map(|game| {
@@ -160,6 +162,7 @@ async fn profile(
         })
         .collect();
     body["recent_games"] = Value::Array(recent);
+    body["puzzles"] = json!({ "total": puzzles.total, "solved": puzzles.solved });
     Ok(HttpResponse::Ok().json(body))
 }
 

@@ -20,8 +20,9 @@ use thiserror::Error;
 use tokio::sync::mpsc;
 
 use crate::domain::{GameId, GameStatus, PlayerId, Timestamp};
-use crate::storage::{AnalysisRow, AnalysisStatus, DbError, QueuedAnalysis, Store};
+use crate::storage::{AnalysisRow, AnalysisStatus, DbError, PuzzleRow, QueuedAnalysis, Store};
 
+use super::puzzles;
 use super::search::LiveSearches;
 
 /// The engine that makes the analyses, stored with each: `outflank-engine 0.1.0`.
@@ -326,11 +327,15 @@ async fn analyse(inner: &Arc<Inner>, game_id: &GameId) -> Result<(), DbError> {
             return store.fail_analysis(game_id, &inner.node, &error, Timestamp::now()).await;
         }
     };
+    // The people seated, whose mistakes become puzzles (the computer's seat has no player).
+    let seats = [record.game.black.id.clone(), record.game.white.id.clone()];
     let run = {
         let inner = Arc::clone(inner);
         let game_id = game_id.clone();
         let runtime = tokio::runtime::Handle::current();
-        tokio::task::spawn_blocking(move || review_blocking(&inner, &game_id, &game, &runtime))
+        tokio::task::spawn_blocking(move || {
+            review_blocking(&inner, (&game_id, &game, &seats), &runtime)
+        })
     };
     let outcome = match run.await {
         Ok(outcome) => outcome,
@@ -340,9 +345,14 @@ async fn analyse(inner: &Arc<Inner>, game_id: &GameId) -> Result<(), DbError> {
         }
     };
     match outcome {
-        Ok(result) => {
+        Ok((result, puzzles)) => {
             let text = serde_json::to_string(&result)
                 .map_err(|error| DbError::Other(format!("cannot write the analysis: {error}")))?;
+            // Before the analysis is done, so that a done analysis has its puzzles; adding them
+            // again (a second run after a lost claim) adds none twice.
+            if let Err(error) = store.add_puzzles(&puzzles).await {
+                tracing::warn!(game = %game_id, %error, "puzzles of the game not stored");
+            }
             store.finish_analysis(game_id, &inner.node, &text, Timestamp::now()).await
         }
         // The node that took it over stores it.
@@ -355,12 +365,12 @@ async fn analyse(inner: &Arc<Inner>, game_id: &GameId) -> Result<(), DbError> {
 
 /// Reviews `game` on this (blocking) thread: before each step it waits until no live search
 /// runs, and now and then writes its progress, which renews the claim. Losing the claim stops it.
+/// Then the positions of the seated players' worst mistakes are valued for puzzles.
 fn review_blocking(
     inner: &Inner,
-    game_id: &GameId,
-    game: &Game,
+    (game_id, game, seats): (&GameId, &Game, &[Option<PlayerId>; 2]),
     runtime: &tokio::runtime::Handle,
-) -> Result<AnalysisResult, RunError> {
+) -> Result<(AnalysisResult, Vec<PuzzleRow>), RunError> {
     let options = inner.settings.review;
     let cancel = AtomicBool::new(false);
     let mut last_write: Option<Instant> = None;
@@ -382,14 +392,43 @@ fn review_blocking(
             }
         }
     };
-    match analysis::review(game, &options, &mut progress, Some(&cancel)) {
-        Ok(plies) => Ok(AnalysisResult {
-            exact_from_empties: options.exact_empties,
-            search: options.search_label(),
-            plies: plies.iter().map(AnalysedPly::from).collect(),
-        }),
-        Err(analysis::ReviewError::Cancelled) => Err(RunError::LostClaim),
+    let plies = analysis::review(game, &options, &mut progress, Some(&cancel))
+        .map_err(|analysis::ReviewError::Cancelled| RunError::LostClaim)?;
+    let puzzles = find_puzzles(inner, (game_id, game, seats), &plies, &cancel)?;
+    let result = AnalysisResult {
+        exact_from_empties: options.exact_empties,
+        search: options.search_label(),
+        plies: plies.iter().map(AnalysedPly::from).collect(),
+    };
+    Ok((result, puzzles))
+}
+
+/// The puzzles of a reviewed game: its candidates' positions valued, each move, in turn, at
+/// most [`puzzles::PER_GAME`] kept.
+fn find_puzzles(
+    inner: &Inner,
+    (game_id, game, seats): (&GameId, &Game, &[Option<PlayerId>; 2]),
+    plies: &[PlyReview],
+    cancel: &AtomicBool,
+) -> Result<Vec<PuzzleRow>, RunError> {
+    let mut found = Vec::new();
+    // One time for the game's puzzles: they are listed together, the biggest loss first.
+    let now = Timestamp::now();
+    let mut give_way = |_: analysis::Progress| inner.live.wait_idle();
+    for candidate in puzzles::candidates(plies, [seats[0].as_ref(), seats[1].as_ref()]) {
+        if found.len() >= puzzles::PER_GAME {
+            break;
+        }
+        let review = plies.iter().find(|review| review.ply == candidate.ply);
+        let position = candidate.ply.checked_sub(1).and_then(|ply| game.board_after(ply));
+        let (Some(review), Some(position)) = (review, position) else { continue };
+        let values =
+            analysis::move_values(&position, &inner.settings.review, &mut give_way, Some(cancel))
+                .map_err(|analysis::ReviewError::Cancelled| RunError::LostClaim)?;
+        let made = (game_id, &candidate, review);
+        found.extend(puzzles::puzzle(made, position, &values, now));
     }
+    Ok(found)
 }
 
 /// Now and then, queues here the analyses nobody works on: queued by a node that stopped

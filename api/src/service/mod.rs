@@ -20,6 +20,7 @@ mod local_game;
 mod matchmaking;
 mod online;
 mod presence_ledger;
+pub mod puzzles;
 mod registry;
 mod router;
 mod search;

@@ -29,6 +29,7 @@ mod games;
 mod lobby;
 mod models;
 mod players;
+mod puzzles;
 mod rooms;
 mod sessions;
 mod settings;
@@ -39,9 +40,10 @@ pub use accounts::{AccountRow, DELETED_PLAYER, NameError};
 pub use lobby::{LobbyGame, SeatStanding};
 pub use models::{
     AnalysisRow, AnalysisStatus, FinishedGame, GameRecord, GameRow, MoveRow, NewGame, NewRoom,
-    QueuedAnalysis, RoomMember, RoomRow, SeatRow,
+    PuzzleRow, QueuedAnalysis, RoomMember, RoomRow, SeatRow,
 };
 pub use players::PlayerRow;
+pub use puzzles::PuzzleCounts;
 pub use write_latency::WriteLatency;
 
 /// The migrations in `migrations/` at the workspace root, compiled into the binary.

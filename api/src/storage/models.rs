@@ -4,7 +4,9 @@ use outflank_engine::ai::Level;
 use outflank_engine::{Board, Move};
 
 use crate::accounts::rating::RatedPlayers;
-use crate::domain::{EndReason, GameId, GameStatus, Mode, PlayerId, RoomCode, Timestamp, Winner};
+use crate::domain::{
+    EndReason, GameId, GameStatus, Mode, PlayerId, PuzzleId, RoomCode, Timestamp, Winner,
+};
 
 /// One side of a game: who plays it and the name shown for them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -198,4 +200,26 @@ pub enum QueuedAnalysis {
     Queued(AnalysisRow),
     /// Nothing to do: the game is queued, running or already analysed by this engine.
     Existing(AnalysisRow),
+}
+
+/// A puzzle from a player's game: the position before their mistake, to be mended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PuzzleRow {
+    pub id: PuzzleId,
+    /// The player who made the mistake, and whose puzzle it is.
+    pub player_id: PlayerId,
+    /// The position before the mistake.
+    pub position: Board,
+    /// The move played there.
+    pub played: Move,
+    /// Discs it lost against the best move.
+    pub loss: i32,
+    /// The best move.
+    pub solution: Move,
+    /// Every legal move's value, as JSON text (the service's to read).
+    pub move_values: String,
+    /// Answers given so far, and when the first right one was.
+    pub attempts: u32,
+    pub solved_at: Option<Timestamp>,
+    pub created_at: Timestamp,
 }

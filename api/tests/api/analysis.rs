@@ -11,24 +11,24 @@ use crate::helpers::{TestApp, User, spawn_app_with};
 /// A 60-ply game (level 8 against itself after f5) that ends on a full board.
 const FULL: &str = "f5 d6 c3 d3 c4 f4 f6 g5 e6 f7 h5 g6 e7 c5 b6 g4 d2 d7 h6 b5 c6 c7 a6 a4 h3 g3 b4 b3 h4 c2 f3 a3 a5 a7 b1 e3 g8 e1 b2 g2 f2 g1 h1 h2 d8 f8 e2 c1 f1 a1 a2 d1 b8 c8 a8 e8 b7 g7 h7 h8";
 /// The shortest game: Black 13, White 0 after nine plies.
-const SHORTEST: &str = "d3 c3 b3 d2 e1 d6 d7 e3 f4";
+pub const SHORTEST: &str = "d3 c3 b3 d2 e1 d6 d7 e3 f4";
 
 fn engine() -> String {
     format!("outflank-engine {}", env!("CARGO_PKG_VERSION"))
 }
 
 /// Analyses quick enough for a debug build: a 2-ply search, exact from 8 empties.
-fn quick(settings: &mut Settings) {
+pub fn quick(settings: &mut Settings) {
     settings.analysis_depth = 2;
     settings.analysis_exact_empties = 8;
 }
 
-async fn quick_app() -> TestApp {
+pub async fn quick_app() -> TestApp {
     spawn_app_with(quick).await
 }
 
 /// Imports `moves` (a finished game) as `user`; returns the new game's id.
-async fn import_finished(user: &User, moves: &str) -> String {
+pub async fn import_finished(user: &User, moves: &str) -> String {
     let response = user.post("/api/games/import", &json!({ "record": moves })).await;
     assert_eq!(response.status(), 201, "{:?}", response.text().await);
     let body: Value = response.json().await.unwrap();
@@ -53,7 +53,7 @@ async fn analysis(user: &User, id: &str) -> (u16, Value) {
 
 /// Polls the analysis of `id` until it is done (failing after 60 s). A game that has just
 /// ended is queued a moment after its players hear of the end: `none` is allowed for 5 s.
-async fn analysis_done(user: &User, id: &str) -> Value {
+pub async fn analysis_done(user: &User, id: &str) -> Value {
     for attempt in 0..1_200 {
         let (status, body) = analysis(user, id).await;
         assert_eq!(status, 200, "{body}");

@@ -23,6 +23,7 @@ mod metrics;
 mod oidc_support;
 mod openapi;
 mod pages;
+mod puzzles;
 mod quick;
 mod ranked;
 mod records;

@@ -1,0 +1,272 @@
+//! Puzzles from a player's own games: where a person lost several discs with one move and one
+//! move was clearly best, the position before it becomes a puzzle ("find the best move"),
+//! checked against the engine's values stored with it.
+//!
+//! Made when a game's analysis is done ([`super::Analyses`]): [`candidates`] picks the plies
+//! from the review, the engine values every legal move of each, and [`puzzle`] keeps those
+//! with one clearly best move. Pure, so the rules of what makes a puzzle are tested alone.
+
+use outflank_engine::analysis::{Class, INACCURACY, MISTAKE, PlyReview, PositionValues};
+use outflank_engine::{Board, Color, Move, Square};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::domain::{GameId, PlayerId, PuzzleId, Timestamp};
+use crate::storage::PuzzleRow;
+
+/// Discs a move must lose for its position to become a puzzle: a mistake or worse.
+pub const MIN_LOSS: i32 = MISTAKE;
+/// Discs by which the best move must beat the second best: one move clearly best.
+pub const MIN_MARGIN: i32 = INACCURACY;
+/// Puzzles at most from one game, the biggest losses first.
+pub const PER_GAME: usize = 5;
+/// Candidates valued at most for one game (some have no clearly best move).
+pub const CANDIDATES_PER_GAME: usize = 2 * PER_GAME;
+
+/// One legal move's value for the side to move, as stored with a puzzle and sent to clients.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ValuedMove {
+    /// `f5` or `pass`.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The final disc margin after it and best play on.
+    pub value: i32,
+    /// Whether the value is the solver's.
+    pub exact: bool,
+}
+
+impl ValuedMove {
+    /// Every move of `values`, best first.
+    pub fn all(values: &PositionValues) -> Vec<ValuedMove> {
+        values
+            .moves
+            .iter()
+            .map(|value| ValuedMove {
+                mv: value.mv.to_string(),
+                value: value.value,
+                exact: value.exact,
+            })
+            .collect()
+    }
+}
+
+/// A ply of a reviewed game that may make a puzzle for `player`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// 1-based, as in the review.
+    pub ply: usize,
+    pub player: PlayerId,
+}
+
+/// The plies of `plies` where a person (a seat of `seats` with a player: black, white) lost at
+/// least [`MIN_LOSS`] discs with a move that was not forced: the biggest losses first (the
+/// earlier ply first among equals), at most [`CANDIDATES_PER_GAME`].
+pub fn candidates(plies: &[PlyReview], seats: [Option<&PlayerId>; 2]) -> Vec<Candidate> {
+    let mut found: Vec<(i32, Candidate)> = plies
+        .iter()
+        .filter(|ply| {
+            ply.loss >= MIN_LOSS && ply.class != Class::Forced && ply.played != Move::Pass
+        })
+        .filter_map(|ply| {
+            let seat = match ply.color {
+                Color::Black => seats[0],
+                Color::White => seats[1],
+            };
+            Some((ply.loss, Candidate { ply: ply.ply, player: seat?.clone() }))
+        })
+        .collect();
+    found.sort_by_key(|(loss, candidate)| (std::cmp::Reverse(*loss), candidate.ply));
+    found.into_iter().take(CANDIDATES_PER_GAME).map(|(_, candidate)| candidate).collect()
+}
+
+/// The puzzle of `candidate` in `game_id`, whose position before the move was `position` and
+/// whose moves are valued in `values`, if one move is best by at least [`MIN_MARGIN`] discs.
+pub fn puzzle(
+    (game_id, candidate, review): (&GameId, &Candidate, &PlyReview),
+    position: Board,
+    values: &PositionValues,
+    created_at: Timestamp,
+) -> Option<PuzzleRow> {
+    let margin = values.margin()?;
+    let best = values.moves.first()?;
+    if margin < MIN_MARGIN || best.mv == review.played {
+        return None;
+    }
+    let played_value = values.moves.iter().find(|value| value.mv == review.played)?.value;
+    let move_values = serde_json::to_string(&ValuedMove::all(values)).ok()?;
+    Some(PuzzleRow {
+        id: PuzzleId { game_id: game_id.clone(), ply: u32::try_from(candidate.ply).ok()? },
+        player_id: candidate.player.clone(),
+        position,
+        played: review.played,
+        loss: (best.value - played_value).max(0),
+        solution: best.mv,
+        move_values,
+        attempts: 0,
+        solved_at: None,
+        created_at,
+    })
+}
+
+/// Why an answer to a puzzle was not judged.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum AnswerError {
+    #[error("{0} is not a legal move here; the legal moves are shown on the board")]
+    Illegal(String),
+    #[error("the puzzle's stored values cannot be read")]
+    Corrupt,
+}
+
+/// How good an answer was.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    /// Whether it is the best move.
+    pub correct: bool,
+    /// The answer's value, the best move's, and the discs between them.
+    pub value: i32,
+    pub best_value: i32,
+    pub loss: i32,
+    /// Whether the values are the solver's.
+    pub exact: bool,
+}
+
+/// Judges `answer` to `puzzle` by the values stored with it.
+///
+/// # Errors
+/// [`AnswerError::Illegal`] for a move that is not legal in the puzzle's position,
+/// [`AnswerError::Corrupt`] when the stored values cannot be read.
+pub fn judge(puzzle: &PuzzleRow, answer: Square) -> Result<Verdict, AnswerError> {
+    let values: Vec<ValuedMove> =
+        serde_json::from_str(&puzzle.move_values).map_err(|_| AnswerError::Corrupt)?;
+    let best = values.first().ok_or(AnswerError::Corrupt)?;
+    let text = answer.to_string();
+    if !puzzle.position.is_legal(answer) {
+        return Err(AnswerError::Illegal(text));
+    }
+    let given = values.iter().find(|value| value.mv == text).ok_or(AnswerError::Corrupt)?;
+    Ok(Verdict {
+        correct: given.value >= best.value,
+        value: given.value,
+        best_value: best.value,
+        loss: best.value - given.value,
+        exact: given.exact && best.exact,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use outflank_engine::analysis::{MoveValue, Source};
+
+    fn review(ply: usize, color: Color, played: Move, loss: i32) -> PlyReview {
+        PlyReview {
+            ply,
+            color,
+            played,
+            value_before: 0,
+            value_after: 0,
+            best: vec![Move::Place(Square::D3)],
+            best_value: 0,
+            played_value: -loss,
+            loss,
+            exact: false,
+            source: Source::Searched { depth: 2 },
+            class: Class::for_loss(loss),
+            best_line: Vec::new(),
+        }
+    }
+
+    fn player(letter: char) -> PlayerId {
+        format!("guestguestguest{letter}").parse().unwrap()
+    }
+
+    fn values(moves: &[(Square, i32)]) -> PositionValues {
+        PositionValues {
+            moves: moves
+                .iter()
+                .map(|&(square, value)| MoveValue { mv: Move::Place(square), value, exact: true })
+                .collect(),
+            best_line: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_persons_mistakes_are_candidates_biggest_loss_first() {
+        let (ann, bob) = (player('a'), player('b'));
+        let plies = [
+            review(1, Color::Black, Move::Place(Square::F5), 6),
+            review(2, Color::White, Move::Place(Square::D6), 12),
+            review(3, Color::Black, Move::Place(Square::C3), 5),
+            review(4, Color::White, Move::Pass, 20),
+            review(5, Color::Black, Move::Place(Square::D3), 12),
+        ];
+        let found = candidates(&plies, [Some(&ann), Some(&bob)]);
+        let plies_and_players: Vec<(usize, &PlayerId)> =
+            found.iter().map(|candidate| (candidate.ply, &candidate.player)).collect();
+        assert_eq!(plies_and_players, [(2, &bob), (5, &ann), (1, &ann)]);
+    }
+
+    #[test]
+    fn the_computers_mistakes_make_no_puzzle() {
+        let ann = player('a');
+        let plies = [
+            review(1, Color::Black, Move::Place(Square::F5), 10),
+            review(2, Color::White, Move::Place(Square::D6), 10),
+        ];
+        let found = candidates(&plies, [None, Some(&ann)]);
+        assert_eq!(found, [Candidate { ply: 2, player: ann }]);
+    }
+
+    #[test]
+    fn at_most_ten_candidates_come_from_one_game() {
+        let ann = player('a');
+        let plies: Vec<PlyReview> =
+            (1..=30).map(|ply| review(ply, Color::Black, Move::Place(Square::F5), 10)).collect();
+        assert_eq!(candidates(&plies, [Some(&ann), None]).len(), CANDIDATES_PER_GAME);
+    }
+
+    fn made(values: &PositionValues, played: Square) -> Option<PuzzleRow> {
+        let game: GameId = "k7Hq2mXp9R".parse().unwrap();
+        let candidate = Candidate { ply: 1, player: player('a') };
+        let review = review(1, Color::Black, Move::Place(played), 8);
+        puzzle((&game, &candidate, &review), Board::start(), values, Timestamp(5))
+    }
+
+    #[test]
+    fn one_clearly_best_move_makes_a_puzzle_with_every_value() {
+        let values = values(&[(Square::D3, 4), (Square::C4, 1), (Square::F5, -4)]);
+        let made = made(&values, Square::F5).unwrap();
+        assert_eq!(made.id.to_string(), "k7Hq2mXp9R-1");
+        assert_eq!(
+            (made.solution, made.played, made.loss),
+            (Move::Place(Square::D3), Move::Place(Square::F5), 8)
+        );
+        assert_eq!(
+            made.move_values,
+            r#"[{"move":"d3","value":4,"exact":true},{"move":"c4","value":1,"exact":true},{"move":"f5","value":-4,"exact":true}]"#
+        );
+    }
+
+    #[test]
+    fn two_moves_near_the_best_make_no_puzzle() {
+        let values = values(&[(Square::D3, 4), (Square::C4, 2), (Square::F5, -4)]);
+        assert_eq!(made(&values, Square::F5), None);
+        let lone = self::values(&[(Square::D3, 4)]);
+        assert_eq!(made(&lone, Square::D3), None);
+    }
+
+    #[test]
+    fn an_answer_is_right_only_when_it_is_the_best_move() {
+        let values =
+            values(&[(Square::D3, 4), (Square::C4, 1), (Square::F5, -4), (Square::E6, -6)]);
+        let puzzle = made(&values, Square::F5).unwrap();
+        let right = judge(&puzzle, Square::D3).unwrap();
+        assert_eq!(right, Verdict { correct: true, value: 4, best_value: 4, loss: 0, exact: true });
+        let wrong = judge(&puzzle, Square::C4).unwrap();
+        assert_eq!(
+            wrong,
+            Verdict { correct: false, value: 1, best_value: 4, loss: 3, exact: true }
+        );
+        assert_eq!(judge(&puzzle, Square::A1), Err(AnswerError::Illegal("a1".into())));
+    }
+}
