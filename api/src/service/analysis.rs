@@ -262,26 +262,23 @@ impl Analyses {
 
     /// Queues the analysis of a game that just ended, if it finished with a result; a full
     /// queue drops it with a log line.
-    pub fn game_ended(&self, game_id: GameId) {
-        let analyses = self.clone();
-        tokio::spawn(async move {
-            match analyses.inner.store.load_game(&game_id).await {
-                Ok(record) if record.game.status == GameStatus::Finished => {}
-                Ok(_) => return,
-                Err(error) => {
-                    tracing::warn!(game = %game_id, %error, "finished game not queued for analysis");
-                    return;
-                }
+    pub async fn game_ended(&self, game_id: GameId) {
+        match self.inner.store.load_game(&game_id).await {
+            Ok(record) if record.game.status == GameStatus::Finished => {}
+            Ok(_) => return,
+            Err(error) => {
+                tracing::warn!(game = %game_id, %error, "finished game not queued for analysis");
+                return;
             }
-            match analyses.request(&game_id, None).await {
-                Ok(_) => {}
-                Err(AnalysisError::QueueFull) => tracing::warn!(
-                    game = %game_id,
-                    "analysis queue full: the finished game is not analysed until someone asks"
-                ),
-                Err(error) => tracing::warn!(game = %game_id, %error, "analysis not queued"),
-            }
-        });
+        }
+        match self.request(&game_id, None).await {
+            Ok(_) => {}
+            Err(AnalysisError::QueueFull) => tracing::warn!(
+                game = %game_id,
+                "analysis queue full: the finished game is not analysed until someone asks"
+            ),
+            Err(error) => tracing::warn!(game = %game_id, %error, "analysis not queued"),
+        }
     }
 }
 

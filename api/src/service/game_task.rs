@@ -61,6 +61,9 @@ pub(super) struct TaskContext {
     pub(super) computer_games: std::sync::Mutex<ComputerBudget>,
 }
 
+/// How long a game's end waits for its analysis to be queued before it is told anyway.
+const ANALYSIS_QUEUE_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// What a game's task asks of the registry of running games.
 #[derive(Debug)]
 pub(super) enum FollowUp {
@@ -71,8 +74,10 @@ pub(super) enum FollowUp {
         origin: Origin,
         started: oneshot::Sender<Result<(), ServiceError>>,
     },
-    /// This game has ended (its task goes on a while, for rematches and late viewers).
-    Ended(GameId),
+    /// This game has ended (its task goes on a while, for rematches and late viewers); answer
+    /// once its analysis is queued, so that players hear of the end only when a page that asks
+    /// for the analysis at once finds it.
+    Ended { id: GameId, queued: oneshot::Sender<()> },
     /// The task of this game has stopped.
     Stopped(GameId),
 }
@@ -338,7 +343,12 @@ impl GameTask {
                         .lock()
                         .unwrap_or_else(|poisoned| poisoned.into_inner())
                         .release(id);
-                    let _ = self.context.follow_ups.send(FollowUp::Ended(id.clone()));
+                    let (queued, answer) = oneshot::channel();
+                    let ended = FollowUp::Ended { id: id.clone(), queued };
+                    if self.context.follow_ups.send(ended).is_ok() {
+                        // A slow store delays the news of the end by this much at most.
+                        let _ = tokio::time::timeout(ANALYSIS_QUEUE_WAIT, answer).await;
+                    }
                 }
                 Event::RematchStarted { game_id, setup, .. } => {
                     let room = store.load_game(id).await?.game.room_code;

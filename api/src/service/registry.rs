@@ -358,11 +358,15 @@ async fn follow_up_loop(registry: Weak<Inner>, mut requests: mpsc::UnboundedRece
                     let _ = started.send(hub.start_rematch(*state, origin).await);
                 });
             }
-            FollowUp::Ended(id) => {
+            FollowUp::Ended { id, queued } => {
                 // Its computer-game place was given back by its task already.
-                if let Some(analyses) = hub.inner.analyses.get() {
-                    analyses.game_ended(id);
-                }
+                let analyses = hub.inner.analyses.get().cloned();
+                tokio::spawn(async move {
+                    if let Some(analyses) = analyses {
+                        analyses.game_ended(id).await;
+                    }
+                    let _ = queued.send(());
+                });
             }
             FollowUp::Stopped(id) => {
                 lock(&hub.inner.context.computer_games).release(&id);

@@ -51,16 +51,15 @@ async fn analysis(user: &User, id: &str) -> (u16, Value) {
     (status, response.json().await.unwrap())
 }
 
-/// Polls the analysis of `id` until it is done (failing after 60 s). A game that has just
-/// ended is queued a moment after its players hear of the end: `none` is allowed for 5 s.
+/// Polls the analysis of `id` until it is done (failing after 60 s). A game is queued before
+/// its players hear of its end, so it is never `none` here.
 pub async fn analysis_done(user: &User, id: &str) -> Value {
-    for attempt in 0..1_200 {
+    for _ in 0..1_200 {
         let (status, body) = analysis(user, id).await;
         assert_eq!(status, 200, "{body}");
         match body["status"].as_str() {
             Some("done") => return body,
             Some("queued" | "running") => {}
-            Some("none") if attempt < 100 => {}
             other => panic!("unexpected status {other:?}: {body}"),
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -158,6 +157,9 @@ async fn games_played_to_the_end_or_resigned_are_analysed_when_they_end() {
     socket.play("d3").await;
     socket.send(json!({ "type": "resign" })).await;
     socket.until("ended").await;
+    // Queued before the end was told.
+    let (_, queued) = analysis(&ann, &resigned).await;
+    assert_ne!(queued["status"], "none", "{queued}");
 
     let body = analysis_done(&ann, &played).await;
     let plies = body["plies"].as_array().unwrap();
