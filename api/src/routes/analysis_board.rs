@@ -19,7 +19,7 @@ use crate::http::client_address::client_of;
 use crate::http::error::{ApiError, respond};
 use crate::http::session::current_session;
 use crate::service::{BoardValues, BoardValuesError, Requester};
-use crate::ws::protocol::board_text;
+use crate::ws::protocol::{LegalMsg, board_text};
 
 /// The most moves a line may list: every square once, and a pass before each.
 pub const MAX_LINE_MOVES: usize = 120;
@@ -213,7 +213,7 @@ fn line_json(game: &Game) -> Value {
         "moves": moves_json(game.plies()),
         "positions": positions_json(game),
         "side_to_move": (!over).then(|| lower(board.side_to_move().name())),
-        "legal_moves": board.legal_moves().into_iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        "legal_moves": LegalMsg::all(&board),
         "must_pass": board.must_pass(),
         "counts": { "black": counts.black, "white": counts.white },
         "empties": board.empty().count(),

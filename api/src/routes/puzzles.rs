@@ -16,7 +16,7 @@ use crate::http::session::current_session;
 use crate::identity::session::Session;
 use crate::service::puzzles::{self, AnswerError, ValuedMove};
 use crate::storage::{DbError, PuzzleRow, Store};
-use crate::ws::protocol::board_text;
+use crate::ws::protocol::{LegalMsg, board_text};
 
 /// Puzzles listed at most.
 pub const LISTED: u32 = 100;
@@ -175,7 +175,7 @@ fn puzzle_json(row: &PuzzleRow, viewer: Option<&PlayerId>) -> Value {
         "ply": row.id.ply,
         "board": board_text(&position),
         "side_to_move": position.side_to_move().name().to_lowercase(),
-        "legal_moves": position.legal_moves().into_iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        "legal_moves": LegalMsg::all(&position),
         "played": row.played.to_string(),
         "loss": row.loss,
         "mine": viewer == Some(&row.player_id),

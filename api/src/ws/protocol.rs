@@ -373,6 +373,20 @@ pub struct LegalMsg {
     pub flips: Vec<String>,
 }
 
+impl LegalMsg {
+    /// Every legal square of `board`'s side to move with the discs it flips, in square order.
+    pub fn all(board: &Board) -> Vec<LegalMsg> {
+        board
+            .legal_moves()
+            .into_iter()
+            .map(|square| LegalMsg {
+                square: square.to_string(),
+                flips: square_list(board.flips(square)),
+            })
+            .collect()
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CountsMsg {
     pub black: u8,

@@ -123,8 +123,12 @@ async fn bad_answers_and_unknown_puzzles_are_refused() {
     let puzzle = &body["puzzles"][0];
     let id = puzzle["id"].as_str().unwrap();
     let path = format!("/api/puzzles/{id}/attempt");
-    let legal: Vec<&str> =
-        puzzle["legal_moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    let legal: Vec<&str> = puzzle["legal_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["square"].as_str().unwrap())
+        .collect();
     let illegal =
         ["a1", "h8", "a8", "h1"].into_iter().find(|square| !legal.contains(square)).unwrap();
     let cases = [
