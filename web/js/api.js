@@ -2,10 +2,12 @@
 // server's `code` and its sentence for people.
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, retryAfter = null) {
     super(message);
     this.status = status;
     this.code = code;
+    /** Seconds to wait before asking again (a 503's Retry-After), or null. */
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -26,7 +28,9 @@ async function request(method, path, body) {
   if (!response.ok) {
     const raw = (data && data.error) || {};
     const error = typeof raw === 'string' ? { code: raw } : raw;
-    throw new ApiError(response.status, error.code || 'error', error.message || `The server answered ${response.status}.`);
+    const retry = Number.parseInt(response.headers.get('retry-after') || '', 10);
+    throw new ApiError(response.status, error.code || 'error', error.message || `The server answered ${response.status}.`,
+      Number.isFinite(retry) ? retry : null);
   }
   return data;
 }
@@ -47,6 +51,12 @@ export const analysis = (id) => request('GET', `/api/games/${encodeURIComponent(
 /** Asks for the review of a finished game (202, the same body as `analysis`). */
 export const requestAnalysis = (id) => request('POST', `/api/games/${encodeURIComponent(id)}/analysis`);
 export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;
+/** The analysis board's rules for a line (`{start?, moves?}` or `{record}`): the normalised
+ *  line, its positions, the side to move and its legal moves. Instant. */
+export const analysisPosition = (body) => request('POST', '/api/analysis/position', body);
+/** The same answer with the engine's value of every legal move (`values`); may take seconds,
+ *  409 `superseded` when a newer request replaced it, 503 `analysis_busy` with Retry-After. */
+export const analysisValues = (body) => request('POST', '/api/analysis/values', body);
 export const newRoom = () => request('POST', '/api/rooms');
 export const room = (code) => request('GET', `/api/rooms/${encodeURIComponent(code)}`);
 export const stats = () => request('GET', '/api/stats');

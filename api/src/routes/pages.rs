@@ -8,6 +8,7 @@
 //! | `/join/{code}` | `join.html` |
 //! | `/replay/{id}` | `game.html`: a finished game shows its final position, moves and record |
 //! | `/rules` | `rules.html` |
+//! | `/analysis` | `analysis.html`: the analysis board |
 //! | `/css/…`, `/js/…`, `/img/…` | the file of that path |
 //! | anything else outside `/api` | `404.html`, status 404 |
 //!
@@ -36,6 +37,7 @@ const PAGES: &[(&str, &str)] = &[
     ("/join/{code}", "join.html"),
     ("/replay/{id}", "game.html"),
     ("/rules", "rules.html"),
+    ("/analysis", "analysis.html"),
     ("/leaderboard", "leaderboard.html"),
     ("/players/{name}", "player.html"),
     ("/welcome", "welcome.html"),

@@ -9,6 +9,7 @@ async fn every_page_route_serves_its_html_page() {
         ("/game/k7Hq2mXp9R", r#"<script type="module" src="/js/game.js">"#),
         ("/replay/k7Hq2mXp9R", r#"<script type="module" src="/js/game.js">"#),
         ("/join/ABCDEFGH", r#"<script type="module" src="/js/join.js">"#),
+        ("/analysis", r#"<script type="module" src="/js/analysis.js">"#),
     ] {
         let response = app.get(path).await;
         assert_eq!(response.status(), 200, "{path}");

@@ -58,10 +58,10 @@ export class Board {
     this.update(withMoves(this.state, legal, mover, dots));
   }
 
-  /** Marks squares for the page ([{square, kind, text}], e.g. the engine's best move with its
-   *  value "+2"); an empty list clears them. Redraws only when the marks change. */
+  /** Marks squares for the page ([{square, kind, text, exact}], e.g. the engine's best move
+   *  with its value "+2"); an empty list clears them. Redraws only when the marks change. */
   setMarks(marks) {
-    const key = JSON.stringify(marks.map((mark) => [mark.square, mark.kind || 'best', mark.text || '']));
+    const key = JSON.stringify(marks.map((mark) => [mark.square, mark.kind || 'best', mark.text || '', Boolean(mark.exact)]));
     if (key === this.marksKey) return;
     this.marksKey = key;
     this.update(withMarks(this.state, marks));

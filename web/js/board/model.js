@@ -59,14 +59,17 @@ export const withPreview = (state, index) => ({
   ...state, previewed: index !== null && state.legal.has(index) ? index : null,
 });
 
-/** The page's marks ([{square, kind, text}]): a ringed square with a short text, e.g. the
- *  engine's best move and its value. An empty list clears them. */
+/** The page's marks ([{square, kind, text, exact}]): a ringed square with a short text, e.g.
+ *  the engine's best move and its value ('best'), or another move's value ('value'); `exact`
+ *  says the value is exact. An empty list clears them. */
 export const withMarks = (state, marks) => ({
   ...state,
-  marks: new Map(marks.map((mark) => [squareIndex(mark.square), { kind: mark.kind || 'best', text: mark.text || '' }])),
+  marks: new Map(marks.map((mark) => [
+    squareIndex(mark.square), { kind: mark.kind || 'best', text: mark.text || '', exact: Boolean(mark.exact) },
+  ])),
 });
 
-const MARK_NAME = Object.freeze({ best: 'best move' });
+const MARK_NAME = Object.freeze({ best: 'best move', value: 'value' });
 
 /** What a screen reader hears for a square. */
 export function squareLabel(state, index) {
@@ -74,6 +77,6 @@ export function squareLabel(state, index) {
   if (state.legal.has(index) && state.dots) label += ', legal move';
   if (index === state.last) label += ', last move';
   const mark = state.marks && state.marks.get(index);
-  if (mark) label += `, ${MARK_NAME[mark.kind] || mark.kind}${mark.text ? ` ${mark.text}` : ''}`;
+  if (mark) label += `, ${MARK_NAME[mark.kind] || mark.kind}${mark.text ? ` ${mark.text}` : ''}${mark.exact ? ', exact' : ''}`;
   return label;
 }

@@ -165,6 +165,7 @@ export function view(model, count) {
 export function withStored(model, stored) {
   const next = { ...model, animate: false, positions: new Map(model.positions) };
   if (stored.rating_changes) next.ratingChanges = stored.rating_changes;
+  if (stored.start) next.start = stored.start; // the start position (the analysis board's link needs it)
   if (!model.game) return next;
   for (const position of stored.positions || []) {
     if (position.ply <= model.game.moves.length && !next.positions.has(position.ply)) {

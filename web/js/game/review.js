@@ -8,6 +8,7 @@ import * as api from '../api.js';
 import { Status } from '../protocol.js';
 import { playerName } from './model.js';
 import { EvalGraph } from './graph.js';
+import { addressOf } from '../analysis/model.js';
 import {
   errorStatus, exactFrom, graphPoints, lineStep, moveMarks, reviewStatus, selectedPly, shouldPoll, summaryLines,
 } from './review-model.js';
@@ -45,6 +46,16 @@ export class Review {
         this.pick(count);
       },
     });
+    // "Analyse this position": the analysis board with the game's moves up to the ply shown.
+    this.analyse = document.createElement('a');
+    this.analyse.className = 'button';
+    this.analyse.id = 'review-analyse';
+    this.analyse.href = '/analysis';
+    this.analyse.textContent = 'Analyse this position';
+    const analyseRow = document.createElement('div');
+    analyseRow.className = 'row review-analyse-row';
+    analyseRow.append(this.analyse);
+    $('review-line-row').after(analyseRow);
     $('review-request').addEventListener('click', () => this.request());
     $('review-line').addEventListener('click', () => this.showLine(0, true));
     $('review-line-back').addEventListener('click', () => this.showLine(this.line ? this.line.step - 1 : 0));
@@ -89,6 +100,9 @@ export class Review {
     }
     const count = model.viewing === null ? game.moves.length : model.viewing;
     if (this.line && this.line.count !== count) this.line = null;
+    const moves = game.moves.slice(0, count).map((ply) => ply.move);
+    const address = addressOf({ start: model.start, line: moves, ply: moves.length });
+    if (this.analyse.getAttribute('href') !== address) this.analyse.href = address;
     this.renderStatus();
     this.renderSummary(game);
     markMoveList(this.moves, this.derived.marks);

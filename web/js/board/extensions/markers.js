@@ -1,6 +1,6 @@
 // Markers drawn over the squares: legal-move dots, the last move's ring, the preview of a
 // move (a faint disc and its would-flip squares) and the page's own marks (the engine's best
-// move). Each is a class on the square, derived from the board's state alone.
+// move, or every move's value on the analysis board, exact ones marked). Each is a class on the square, derived from the board's state alone.
 
 /** The marker classes of square `index`, each with whether it is on. */
 export function markers(state, index) {
@@ -13,6 +13,8 @@ export function markers(state, index) {
     preview: index === preview,
     'would-flip': preview !== null && state.legal.get(preview).includes(index),
     'page-mark': state.marks.has(index),
+    'mark-value': state.marks.has(index) && state.marks.get(index).kind === 'value',
+    'mark-exact': state.marks.has(index) && state.marks.get(index).exact === true,
   };
 }
 

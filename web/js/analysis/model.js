@@ -1,0 +1,243 @@
+// The analysis board's words and addresses, as a pure module (no DOM): the page's address in
+// and out (`?moves=f5d6c3&start=…&ply=N`), what the set-up box holds, the plies of the line for
+// the move list, and the server's answers of POST /api/analysis/position and /values turned
+// into marks, rows and sentences. The server knows the rules; nothing here does.
+import { orList, signed } from '../game/review-model.js';
+
+export const SIDE_NAME = Object.freeze({ black: 'Black', white: 'White' });
+/** The standard start as the server writes it. */
+export const STANDARD_START = '---------------------------OX------XO--------------------------- X';
+
+const other = (side) => (side === 'black' ? 'white' : 'black');
+
+/** A position string without its space: "<64 squares><X|O>", as the address carries it. */
+export const compactStart = (start) => String(start || '').replace(/\s+/g, '');
+
+/** Whether `start` (either form) is the standard start. */
+export const isStandardStart = (start) => !start || compactStart(start).toUpperCase() === compactStart(STANDARD_START);
+
+/** The side to move first from a position string (its last letter): 'black' or 'white'. */
+export const startSide = (start) => (/[oO]\s*$/.test(String(start || STANDARD_START)) ? 'white' : 'black');
+
+/** The moves of an address's `moves` (e.g. "f5d6c3", "f5 d6 pass c3"): squares and passes.
+ *  Anything else is kept, a character at a time, so that the server names the bad text. */
+export function splitMoves(text) {
+  const tokens = String(text || '').toLowerCase().match(/pass|[a-h][1-8]|[^\s,]/g);
+  return tokens || [];
+}
+
+/**
+ * What the page's address asks for: the body of the first request and the ply to select.
+ * @returns {{body: {start?: string, moves?: string[]}, ply: number|null}}
+ */
+export function readAddress(search) {
+  const params = new URLSearchParams(search);
+  const body = {};
+  const start = (params.get('start') || '').trim();
+  if (start) body.start = start;
+  const moves = splitMoves(params.get('moves'));
+  if (moves.length) body.moves = moves;
+  const ply = params.get('ply');
+  return { body, ply: ply !== null && /^\d+$/.test(ply.trim()) ? Number(ply) : null };
+}
+
+/**
+ * The address of a line: `/analysis?moves=f5d6c3` (passes left out: the server puts them back),
+ * `start=<64 squares><X|O>` when the start is not the standard one, and `ply=N` when the ply
+ * shown is not the end of the line.
+ */
+export function addressOf({ start, line, ply }) {
+  const parts = [];
+  const moves = line.filter((move) => move !== 'pass').join('');
+  if (moves) parts.push(`moves=${moves}`);
+  if (!isStandardStart(start)) parts.push(`start=${encodeURIComponent(compactStart(start))}`);
+  if (Number.isInteger(ply) && ply < line.length) parts.push(`ply=${ply}`);
+  return parts.length ? `/analysis?${parts.join('&')}` : '/analysis';
+}
+
+/**
+ * What the set-up box holds, as the body to send: a position string (64 squares and the side
+ * to move, spaces and line breaks allowed) goes as `start`; an analysis address as its line;
+ * anything else (a move list, a text record, a GGF game) as `record`, read by the server.
+ * @returns {{body: object, ply: number|null}|{error: string}}
+ */
+export function readSetup(text) {
+  const trimmed = String(text || '').trim();
+  if (!trimmed) return { error: 'Paste a move list, a game record or a position first.' };
+  const squares = trimmed.replace(/\s+/g, '');
+  if (/^[-.XO*]{64}[XO*]$/i.test(squares)) return { body: { start: squares }, ply: null };
+  const link = /^(?:https?:\/\/[^/\s]+)?\/analysis(\?\S*)?$/.exec(trimmed);
+  if (link) return readAddress(link[1] || '');
+  return { body: { record: trimmed }, ply: null };
+}
+
+/** The plies of the line for the move list ({number, color, move}), the sides alternating from
+ *  the start's side to move (a pass is a ply too). */
+export function linePlies(start, line) {
+  let color = startSide(start);
+  return line.map((move, index) => {
+    const ply = { number: index + 1, color, move };
+    color = other(color);
+    return ply;
+  });
+}
+
+/** The key of a position: its start and the moves that lead to it. */
+export const positionKey = (start, moves) => `${compactStart(start)}|${moves.join(' ')}`;
+
+/** The legal moves of an answer as the board takes them ({square, flips}); the server may list
+ *  bare squares or squares with their flips. */
+export function legalSquares(answer) {
+  const list = (answer && Array.isArray(answer.legal_moves)) ? answer.legal_moves : [];
+  return list.map((move) => (typeof move === 'string' ? { square: move, flips: [] } : { square: move.square, flips: move.flips || [] }));
+}
+
+// --- the engine's values ----------------------------------------------------------------
+
+const valueList = (values) => (values && Array.isArray(values.moves) ? values.moves : []);
+
+/** The best value among `values.moves` (they come best first), or null. */
+export const bestValue = (values) => (valueList(values).length ? valueList(values)[0].value : null);
+
+/**
+ * The marks on the board: every legal move's value on its square ("+4", "−2"), the best ones
+ * (all those worth the best value) marked as best; exact values carry `exact`.
+ * @returns {{square: string, kind: 'best'|'value', text: string, exact: boolean}[]}
+ */
+export function valueMarks(values) {
+  const best = bestValue(values);
+  return valueList(values).filter((entry) => entry.move !== 'pass').map((entry) => ({
+    square: entry.move,
+    kind: entry.value === best ? 'best' : 'value',
+    text: signed(entry.value),
+    exact: Boolean(entry.exact),
+  }));
+}
+
+/**
+ * The rows of the "Moves and values" list: with values, best first; while the engine thinks,
+ * the legal moves with no value yet (so that the list keeps its length).
+ * @returns {{move: string, text: string, exact: boolean, best: boolean, words: string}[]}
+ * (`words` says the value for screen readers: "+4 for Black, exact, best").
+ */
+export function valueRows(answer, values) {
+  const side = answer && answer.side_to_move;
+  if (!side) return [];
+  const entries = valueList(values);
+  if (entries.length) {
+    const best = bestValue(values);
+    return entries.map((entry) => {
+      const text = signed(entry.value);
+      const move = entry.move;
+      return {
+        move,
+        text,
+        exact: Boolean(entry.exact),
+        best: entry.value === best,
+        words: `${text} for ${SIDE_NAME[side]}${entry.exact ? ', exact' : ', estimate'}${entry.value === best ? ', best' : ''}`,
+      };
+    });
+  }
+  const squares = answer.must_pass ? ['pass'] : legalSquares(answer).map((move) => move.square);
+  return squares.map((move) => ({ move, text: '', exact: false, best: false, words: 'no value yet' }));
+}
+
+/** "Best for Black: c3 (+4, exact)." or "" without values. */
+export function bestWords(answer, values) {
+  const side = answer && answer.side_to_move;
+  const entries = valueList(values);
+  if (!side || !entries.length) return '';
+  const best = bestValue(values);
+  const top = entries.filter((entry) => entry.value === best);
+  const moves = top.map((entry) => (entry.move === 'pass' ? 'pass' : entry.move));
+  const exact = top.every((entry) => entry.exact);
+  return `Best for ${SIDE_NAME[side]}: ${orList(moves)} (${signed(best)}${exact ? ', exact' : ''}).`;
+}
+
+/** The full-move number of each ply ({number, color, move}), as the move list numbers them:
+ *  a new number with each Black move (and with the first ply). */
+export function fullMoves(plies) {
+  let number = 0;
+  return plies.map((ply, index) => {
+    if (ply.color === 'black' || index === 0) number += 1;
+    return number;
+  });
+}
+
+/** The best line in words, numbered as the move list goes on from the ply shown (`moves`
+ *  played from `start`): "Best line: 3… f4 4. f6 g5 5. e6". */
+export function bestLineWords(values, start, moves) {
+  const line = values && Array.isArray(values.best_line) ? values.best_line : [];
+  if (!line.length) return '';
+  const plies = linePlies(start, [...moves, ...line]);
+  const numbers = fullMoves(plies);
+  const words = plies.slice(moves.length).map((ply, index) => {
+    const number = numbers[moves.length + index];
+    if (ply.color === 'black') return `${number}. ${ply.move}`;
+    return index === 0 ? `${number}… ${ply.move}` : ply.move;
+  });
+  return `Best line: ${words.join(' ')}`;
+}
+
+/** How the values were found, in short: "Depth 10; exact from 18 empties." */
+export function methodWords(values) {
+  if (!values) return '';
+  const parts = [];
+  if (values.search) parts.push(values.search);
+  if (Number.isFinite(values.exact_from_empties)) parts.push(`exact from ${values.exact_from_empties} empties`);
+  const text = parts.join('; ');
+  return text ? `${text[0].toUpperCase()}${text.slice(1)}.` : '';
+}
+
+// --- the position ------------------------------------------------------------------------
+
+/** The turn line: "Black to move", "White has no legal move: pass", "Game over: Black wins 40–24". */
+export function turnWords(answer) {
+  if (!answer) return '';
+  if (answer.over) return resultWords(answer.result);
+  const side = SIDE_NAME[answer.side_to_move] || '';
+  if (answer.must_pass) return `${side} has no legal move and must pass`;
+  return `${side} to move`;
+}
+
+/** "Game over: Black wins 40–24" / "Game over: a draw, 32–32". */
+export function resultWords(result) {
+  if (!result) return 'Game over';
+  const score = `${result.black}\u2013${result.white}`;
+  if (result.winner === 'draw') return `Game over: a draw, ${score}`;
+  return `Game over: ${SIDE_NAME[result.winner]} wins ${score}`;
+}
+
+/** "Black 4 · White 1 · 59 empty". */
+export function countWords(answer) {
+  if (!answer || !answer.counts) return '';
+  return `Black ${answer.counts.black} · White ${answer.counts.white} · ${answer.empties} empty`;
+}
+
+/** What the status line says about the ply shown: "After 3. c3 (Black). White to move." */
+export function plyWords(plies, ply, answer) {
+  const shown = ply > 0 ? plies[ply - 1] : null;
+  const before = shown
+    ? `After move ${shown.number}, ${SIDE_NAME[shown.color]} ${shown.move === 'pass' ? 'passes' : shown.move}.`
+    : 'The start position.';
+  const turn = answer ? `${turnWords(answer)}.` : '';
+  return [before, turn].filter(Boolean).join(' ');
+}
+
+/** What the values' answer (or refusal) means for the engine's status line.
+ *  @returns {{kind: 'thinking'|'done'|'busy'|'failed'|'over', text: string}} */
+export function engineStatus({ answer, values, error, retryIn }) {
+  if (answer && answer.over) return { kind: 'over', text: 'The game is over here: nothing to value.' };
+  if (values) return { kind: 'done', text: methodWords(values) || 'Values ready.' };
+  if (error && (error.code === 'analysis_busy' || error.status === 503)) {
+    return {
+      kind: 'busy',
+      text: retryIn ? `The engine is busy with other positions. Trying again in ${retryIn} s…` : 'The engine is busy with other positions.',
+    };
+  }
+  if (error) return { kind: 'failed', text: `No values: ${error.message || 'the engine did not answer'}` };
+  return { kind: 'thinking', text: 'The engine is thinking…' };
+}
+
+/** Seconds to wait before asking again after a 503 (its Retry-After, kept within 1–30 s). */
+export const retryDelay = (seconds) => Math.min(30, Math.max(1, Math.round(Number(seconds) || 3)));
