@@ -4,12 +4,8 @@
 // and axe, dark mode and a phone. Values are checked against what the server answers.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { assertNoConsoleErrors, launchBrowser, newPage, screenshot, startServer } from './helpers.mjs';
+import { assertNoConsoleErrors, axeViolations, boardShown, call, launchBrowser, newPage, screenshot, startServer } from './helpers.mjs';
 import { layoutShift, movesAsShown, watchLayoutShift } from './game-helpers.mjs';
-
-const require = createRequire(import.meta.url);
-const AXE = require.resolve('axe-core/axe.min.js');
 
 let server;
 let browser;
@@ -44,22 +40,6 @@ async function post(pathName, body) {
   return { status: response.status, body: await response.json() };
 }
 
-/** A fetch from the page (same origin, with its cookies): {status, body}. */
-const call = (page, method, pathName, body) => page.evaluate(async ({ method, pathName, body }) => {
-  const response = await fetch(pathName, {
-    method, headers: body ? { 'Content-Type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined,
-  });
-  const type = response.headers.get('content-type') || '';
-  return { status: response.status, body: type.includes('json') ? await response.json() : await response.text() };
-}, { method, pathName, body });
-
-/** The board as shown, in the server's 64-character format (X black, O white, - empty). */
-const boardShown = (page) => page.$$eval('#board .square .disc', (discs) => discs.map((disc) => {
-  if (disc.classList.contains('black')) return 'X';
-  if (disc.classList.contains('white')) return 'O';
-  return '-';
-}).join(''));
-
 /** The values on the board: {square: {text, best, exact, label}} for every marked square. */
 const marksShown = (page) => page.$$eval('#board .square.page-mark', (squares) => Object.fromEntries(squares.map((square) => [
   square.dataset.square,
@@ -86,15 +66,6 @@ const address = (page) => { const url = new URL(page.url()); return `${url.pathn
 
 /** Waits until the engine's values for the position shown are drawn. */
 const valuesShown = (page) => page.waitForSelector('#engine[data-state="done"]');
-
-/** The page's axe violations, as "rule: selector" lines. */
-async function axeViolations(page) {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const results = await window.axe.run(document, { resultTypes: ['violations'] });
-    return results.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')}`));
-  });
-}
 
 /** Holds every values request until `release()`; `seen` lists the moves of each request. */
 async function holdValues(page) {

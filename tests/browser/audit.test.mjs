@@ -4,14 +4,11 @@
 // game, leaderboard, profile and rules pages.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
-import { freePort, newPage, signInAs, startProvider, startServer, waitForTurnOrEnd } from './helpers.mjs';
+import { axeViolations, freePort, newPage, signInAs, startProvider, startServer, waitForTurnOrEnd } from './helpers.mjs';
 
-const require = createRequire(import.meta.url);
-const AXE = require.resolve('axe-core/axe.min.js');
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'];
 
 let provider;
@@ -36,15 +33,6 @@ after(async () => {
   await server?.stop();
   await provider?.stop();
 });
-
-/** The page's axe violations, as "rule: selector" lines. */
-async function axeViolations(page) {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const results = await window.axe.run(document, { resultTypes: ['violations'] });
-    return results.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')}`));
-  });
-}
 
 /** A new game against the computer at level 1 for the page's player, playing `color`. */
 const computerGame = (page, color) => page.evaluate(async (body) => {
@@ -79,6 +67,8 @@ async function setUp() {
       leaderboard: '/leaderboard',
       profile: '/players/Annika',
       rules: '/rules',
+      analysis: '/analysis',
+      puzzles: '/puzzles',
       'friend link': '/join/nosuchcode',
       'public name': '/welcome',
       'not found': '/no/such/page',

@@ -2,6 +2,7 @@
 // database, and Debian's chromium driven by playwright-core.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
@@ -196,3 +197,30 @@ export async function signInAs(page, base, provider, account, name) {
   await page.click('#save-name');
   await page.waitForURL(`${base}/`);
 }
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** The page's axe violations, as "rule: selector" lines. */
+export async function axeViolations(page) {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const results = await window.axe.run(document, { resultTypes: ['violations'] });
+    return results.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')}`));
+  });
+}
+
+/** A fetch from the page (same origin, with its cookies): {status, body}. */
+export const call = (page, method, pathName, body) => page.evaluate(async ({ method, pathName, body }) => {
+  const response = await fetch(pathName, {
+    method, headers: body ? { 'Content-Type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined,
+  });
+  const type = response.headers.get('content-type') || '';
+  return { status: response.status, body: type.includes('json') ? await response.json() : await response.text() };
+}, { method, pathName, body });
+
+/** The board as shown, in the server's 64-character format (X black, O white, - empty). */
+export const boardShown = (page) => page.$$eval('#board .square .disc', (discs) => discs.map((disc) => {
+  if (disc.classList.contains('black')) return 'X';
+  if (disc.classList.contains('white')) return 'O';
+  return '-';
+}).join(''));

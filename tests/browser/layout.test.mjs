@@ -69,7 +69,7 @@ test('no page overflows horizontally at 320 px, and controls stay at least 44 px
   const pages = [
     `${server.base}/`, `${server.base}/rules`, game, `${server.base}/join/abcdefgh`, `${server.base}/no/such/page`,
     `${server.base}/leaderboard`, `${server.base}/welcome`, `${server.base}/players/Nobody`,
-    `${server.base}/analysis`,
+    `${server.base}/analysis`, `${server.base}/puzzles`,
   ];
   for (const url of pages) {
     await page.goto(url);

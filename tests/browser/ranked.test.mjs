@@ -179,6 +179,10 @@ describe('with sign-in configured', () => {
     assert.equal(await first.locator('.game-title').textContent(), `Win against ${loserName}`);
     assert.match(await first.locator('.game-meta').textContent(), /^Ranked · White · \+20 · /);
     assert.equal(await white.isVisible('#delete-account'), true);
+    // Puzzles solved out of those from their games, and on one's own profile a link to them.
+    assert.match(await white.textContent('#stat-puzzles'), /^0 \/ \d+$/);
+    assert.equal(await white.getAttribute('#puzzles-link a', 'href'), '/puzzles');
+    assert.equal(await white.isVisible('#puzzles-link'), true);
     await screenshot(white, 'profile');
 
     await first.click();
@@ -195,6 +199,7 @@ describe('with sign-in configured', () => {
     assert.match(loss, /^Ranked · Black · [\u2212-]20 · /);
     assert.match(await white.locator('#recent-games li .game-title').first().textContent(), new RegExp(`^Loss against ${winnerName}$`));
     assert.equal(await white.isVisible('#delete-account'), false);
+    assert.equal(await white.isVisible('#puzzles-link'), false);
 
     // On a 320-px phone the filled leaderboard and profile fit the width.
     const phone = await newPage(browser, { viewport: { width: 320, height: 640 } });

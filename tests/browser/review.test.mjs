@@ -6,12 +6,8 @@
 // known ones (queued, running, then done), so that the words can be checked exactly.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { assertNoConsoleErrors, launchBrowser, newPage, screenshot, startServer } from './helpers.mjs';
+import { assertNoConsoleErrors, axeViolations, boardShown, call, launchBrowser, newPage, screenshot, startServer } from './helpers.mjs';
 import { layoutShift, watchLayoutShift } from './game-helpers.mjs';
-
-const require = createRequire(import.meta.url);
-const AXE = require.resolve('axe-core/axe.min.js');
 
 let server;
 let browser;
@@ -32,31 +28,6 @@ const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile:
 const SHORTEST = ['d3', 'c3', 'b3', 'd2', 'e1', 'd6', 'd7', 'e3', 'f4'];
 const MARKS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 const MINUS = '\u2212';
-
-/** A fetch from the page (same origin, with its cookies): {status, body}. */
-const call = (page, method, path, body) => page.evaluate(async ({ method, path, body }) => {
-  const response = await fetch(path, {
-    method, headers: body ? { 'Content-Type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined,
-  });
-  const type = response.headers.get('content-type') || '';
-  return { status: response.status, body: type.includes('json') ? await response.json() : await response.text() };
-}, { method, path, body });
-
-/** The board as shown, in the server's 64-character format (X black, O white, - empty). */
-const boardShown = (page) => page.$$eval('#board .square .disc', (discs) => discs.map((disc) => {
-  if (disc.classList.contains('black')) return 'X';
-  if (disc.classList.contains('white')) return 'O';
-  return '-';
-}).join(''));
-
-/** The page's axe violations, as "rule: selector" lines. */
-async function axeViolations(page) {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const results = await window.axe.run(document, { resultTypes: ['violations'] });
-    return results.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')}`));
-  });
-}
 
 /** Clicks (or taps) the graph at ply `ply`, where the graph draws it. */
 async function pickOnGraph(page, ply, last, tap = false) {

@@ -12,6 +12,7 @@ import {
   SIDE_NAME, STANDARD_START, addressOf, bestLineWords, bestWords, compactStart, countWords, engineStatus, legalSquares,
   linePlies, plyWords, positionKey, readAddress, readSetup, retryDelay, turnWords, valueMarks, valueRows,
 } from './analysis/model.js';
+import { copyText, selectContents } from './clipboard.js';
 
 const $ = (id) => document.getElementById(id);
 /** A values request waits this long after the last step, so that stepping quickly through a
@@ -530,29 +531,6 @@ $('setup-reset').addEventListener('click', async () => {
     $('setup-error').textContent = sentence(refusal.message);
   }
 });
-
-/** Copies `text`, or, where the Clipboard API is missing or refused, selects `node` for the
- *  older copy command. True when either worked. */
-async function copyText(text, node) {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    selectContents(node);
-    try {
-      return document.execCommand('copy');
-    } catch {
-      return false;
-    }
-  }
-}
-
-function selectContents(node) {
-  const range = document.createRange();
-  range.selectNodeContents(node);
-  getSelection().removeAllRanges();
-  getSelection().addRange(range);
-}
 
 $('copy-link').addEventListener('click', async () => {
   const node = $('share-link');

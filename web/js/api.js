@@ -57,6 +57,13 @@ export const analysisPosition = (body) => request('POST', '/api/analysis/positio
 /** The same answer with the engine's value of every legal move (`values`); may take seconds,
  *  409 `superseded` when a newer request replaced it, 503 `analysis_busy` with Retry-After. */
 export const analysisValues = (body) => request('POST', '/api/analysis/values', body);
+/** The session's player's puzzles from their games: `{puzzles, counts: {total, solved}}`. */
+export const puzzles = () => request('GET', '/api/puzzles');
+export const puzzle = (id) => request('GET', `/api/puzzles/${encodeURIComponent(id)}`);
+/** Judges `move` as the answer to puzzle `id`: `{correct, move, value, best_value, loss, exact, puzzle}`. */
+export const answerPuzzle = (id, move) => request('POST', `/api/puzzles/${encodeURIComponent(id)}/attempt`, { move });
+/** Gives up: `{solution, values}`. */
+export const puzzleSolution = (id) => request('GET', `/api/puzzles/${encodeURIComponent(id)}/solution`);
 export const newRoom = () => request('POST', '/api/rooms');
 export const room = (code) => request('GET', `/api/rooms/${encodeURIComponent(code)}`);
 export const stats = () => request('GET', '/api/stats');

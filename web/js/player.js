@@ -1,5 +1,6 @@
 // /players/{name}: a player's rating, rank and results, the rating-history chart and recent
-// games (each opening its replay). On your own profile: Delete my account, confirmed first.
+// games (each opening its replay), puzzles solved. On your own profile: a link to your puzzles,
+// and Delete my account, confirmed first.
 import * as api from './api.js';
 import { formatChange, formatRating, spokenChange, whoAmI } from './account.js';
 import { ratingChart } from './chart.js';
@@ -74,6 +75,9 @@ function render(profile, who) {
   $('stat-games').textContent = number.format(profile.rated_games);
   $('stat-record').textContent = `${number.format(profile.wins)} / ${number.format(profile.draws)} / ${number.format(profile.losses)}`;
   $('stat-record').setAttribute('aria-label', `${profile.wins} wins, ${profile.draws} draws, ${profile.losses} losses`);
+  const puzzles = profile.puzzles || { total: 0, solved: 0 };
+  $('stat-puzzles').textContent = `${number.format(puzzles.solved)} / ${number.format(puzzles.total)}`;
+  $('stat-puzzles').setAttribute('aria-label', `${puzzles.solved} of ${puzzles.total} puzzles from their games solved`);
   const note = $('stat-note');
   note.replaceChildren();
   if (profile.provisional) note.append('The “?” means provisional: fewer than 10 rated games. ');
@@ -94,6 +98,7 @@ function render(profile, who) {
 
   const own = Boolean(who.account && who.account.name && who.account.name === profile.name);
   $('delete-card').hidden = !own;
+  $('puzzles-link').hidden = !own;
 }
 
 // The chart, drawn for the width of its card (again when that changes).

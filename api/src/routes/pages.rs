@@ -9,6 +9,7 @@
 //! | `/replay/{id}` | `game.html`: a finished game shows its final position, moves and record |
 //! | `/rules` | `rules.html` |
 //! | `/analysis` | `analysis.html`: the analysis board |
+//! | `/puzzles`, `/puzzles/{id}` | `puzzles.html`: puzzles from your games |
 //! | `/css/…`, `/js/…`, `/img/…` | the file of that path |
 //! | anything else outside `/api` | `404.html`, status 404 |
 //!
@@ -38,6 +39,8 @@ const PAGES: &[(&str, &str)] = &[
     ("/replay/{id}", "game.html"),
     ("/rules", "rules.html"),
     ("/analysis", "analysis.html"),
+    ("/puzzles", "puzzles.html"),
+    ("/puzzles/{id}", "puzzles.html"),
     ("/leaderboard", "leaderboard.html"),
     ("/players/{name}", "player.html"),
     ("/welcome", "welcome.html"),

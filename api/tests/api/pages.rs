@@ -10,6 +10,8 @@ async fn every_page_route_serves_its_html_page() {
         ("/replay/k7Hq2mXp9R", r#"<script type="module" src="/js/game.js">"#),
         ("/join/ABCDEFGH", r#"<script type="module" src="/js/join.js">"#),
         ("/analysis", r#"<script type="module" src="/js/analysis.js">"#),
+        ("/puzzles", r#"<script type="module" src="/js/puzzles.js">"#),
+        ("/puzzles/k7Hq2mXp9R-3", r#"<script type="module" src="/js/puzzles.js">"#),
     ] {
         let response = app.get(path).await;
         assert_eq!(response.status(), 200, "{path}");

@@ -15,7 +15,6 @@ import {
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 1000;
-const END_DELAY_MS = 1000;
 
 export class Review {
   /**
@@ -92,11 +91,10 @@ export class Review {
       side?.prepend($('review'));
     }
     if (!this.started) {
-      // A game seen ending here is asked about a moment later, once the server has stored
-      // its end; a replay at once.
+      // The server queues a game's analysis before it tells of the end, so a game seen ending
+      // here is asked about at once, like a replay.
       this.started = true;
-      if (this.sawLive) this.timer = setTimeout(() => this.load(), END_DELAY_MS);
-      else this.load();
+      this.load();
     }
     const count = model.viewing === null ? game.moves.length : model.viewing;
     if (this.line && this.line.count !== count) this.line = null;

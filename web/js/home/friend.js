@@ -4,33 +4,11 @@
 import * as api from '../api.js';
 import { $, busy } from './dom.js';
 import { requireSession } from './nickname.js';
+import { copyText, selectContents } from '../clipboard.js';
 
 const COPIED_FOR_MS = 2500;
 let polling = null;
 let copiedTimer = null;
-
-/** Copies `text` with the Clipboard API, or, where it is missing or refused, with the older
- *  copy command on the selected text. True when either worked. */
-async function copyText(text, node) {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    selectContents(node);
-    try {
-      return document.execCommand('copy');
-    } catch {
-      return false;
-    }
-  }
-}
-
-function selectContents(node) {
-  const range = document.createRange();
-  range.selectNodeContents(node);
-  getSelection().removeAllRanges();
-  getSelection().addRange(range);
-}
 
 async function copyLink() {
   const node = $('room-link');
