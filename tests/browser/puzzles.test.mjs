@@ -64,9 +64,20 @@ test('your puzzles: a wrong answer is told and counted, the best move solves it'
   assert.match(await page.textContent('#feedback'),
     new RegExp(`^${wrong.move} is worth ${minus(wrong.value)}, ${lost} discs? less than the best.*Try again\\.$`));
   assert.match(await page.textContent('#puzzle-list li:first-child button'), /1 try$/);
+  const afterWrong = (await call(page, 'GET', `/api/puzzles/${first.id}`)).body;
+  assert.equal(afterWrong.attempts, 1);
   assert.equal(await page.textContent(`#board [data-square="${wrong.move}"].page-mark .mark-text`), minus(wrong.value));
 
-  await page.click(`#board [data-square="${best.move}"]`);
+  // A square that is no legal move is refused by the server, and not counted.
+  const legal = new Set(first.legal_moves.map((move) => move.square));
+  const illegal = ['a1', 'h8', 'a8', 'h1'].find((square) => !legal.has(square));
+  await page.fill('#answer-input', illegal);
+  await page.press('#answer-input', 'Enter');
+  await page.waitForFunction((square) => document.querySelector('#feedback').textContent.startsWith(square), illegal);
+  assert.equal(await page.textContent('#feedback'), `${illegal} is not a legal move here; the legal moves are shown on the board.`);
+  // The answer typed, as a keyboard player would.
+  await page.fill('#answer-input', best.move.toUpperCase());
+  await page.press('#answer-input', 'Enter');
   await page.waitForSelector('#feedback.right');
   assert.match(await page.textContent('#feedback'), new RegExp(`^Right! ${best.move} is the best move: ${minus(best.value).replace('+', '\\+')}`));
   assert.match(await page.textContent('#puzzle-list li:first-child button'), /Solved$/);

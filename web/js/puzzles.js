@@ -95,6 +95,10 @@ async function answer(square) {
     $('next-puzzle').hidden = !nextPuzzle(list, current.id);
   } catch (error) {
     if (error.status === 401) feedback('Choose a nickname on the home page to answer puzzles.', 'wrong');
+    else if (error.code === 'illegal_move' || error.code === 'bad_request') {
+      // The server's sentence names the square as typed, in lower case: kept as it is.
+      feedback(/[.!?]$/.test(error.message) ? error.message : `${error.message}.`, 'wrong');
+    }
     else fail(error);
   } finally {
     answering = false;
@@ -114,6 +118,15 @@ async function giveUp() {
 }
 
 board.onInput(({ square }) => answer(square));
+$('type-answer').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const typed = $('answer-input').value.trim().toLowerCase();
+  if (!typed || !current) return;
+  // The server listed the legal squares: anything else is answered here, without asking.
+  if (current.legal_moves.some((move) => move.square === typed)) answer(typed);
+  else feedback(`${typed} is not a legal move here; the legal moves are shown on the board.`, 'wrong');
+  $('answer-input').select();
+});
 $('show-solution').addEventListener('click', giveUp);
 $('next-puzzle').addEventListener('click', () => {
   const next = current && nextPuzzle(list, current.id);
