@@ -284,3 +284,77 @@ async fn a_finished_ggf_game_keeps_its_players_names_and_an_unfinished_one_needs
         ann.post("/api/games/import", &json!({ "record": "d3 c5 f6", "level": 1 })).await;
     assert_eq!(response.status(), 201);
 }
+
+/// The times of the computer's first `replies` replies at Hard to `user`, who plays Black's
+/// first legal move each turn (so both runs see the same game: the engine is deterministic).
+async fn hard_reply_times(user: &User, replies: usize) -> Vec<Duration> {
+    let id =
+        user.create_game(json!({ "mode": "computer", "level": "hard", "color": "black" })).await;
+    let (mut socket, mut position) = user.join(&id).await;
+    let mut times = Vec::with_capacity(replies);
+    while times.len() < replies {
+        let Some(square) = crate::helpers::legal_squares(&position).first().cloned() else { break };
+        let asked = std::time::Instant::now();
+        socket.send(json!({ "type": "move", "square": square })).await;
+        // Our move, then the computer's (or the end).
+        loop {
+            let msg = socket.next().await.expect("socket open");
+            match msg["type"].as_str() {
+                Some("moved") if msg["to_move"] == "black" => {
+                    times.push(asked.elapsed());
+                    position = msg;
+                    break;
+                }
+                Some("moved") => position = msg,
+                Some("ended") => return times,
+                other => panic!("unexpected {other:?}: {msg}"),
+            }
+        }
+    }
+    times
+}
+
+fn mean_ms(times: &[Duration]) -> f64 {
+    times.iter().map(Duration::as_secs_f64).sum::<f64>() * 1000.0 / times.len() as f64
+}
+
+/// A benchmark, not part of the suite: the computer's replies at Hard take as long with 100
+/// reviews queued as without (the target is ± 20 %). Run it in release:
+/// `cargo test --release -p outflank-api --test api -- --ignored --nocapture hundred_reviews`
+#[actix_web::test]
+#[ignore = "a benchmark: run in release with --ignored"]
+async fn a_computer_reply_at_hard_keeps_its_time_with_a_hundred_reviews_queued() {
+    let app = spawn_app_with(|settings| {
+        settings.rate_per_second = 10_000;
+        settings.rate_burst = 10_000;
+    })
+    .await;
+    const REPLIES: usize = 20;
+    let quiet = hard_reply_times(&app.user("Quiet").await, REPLIES).await;
+    let mut games = Vec::new();
+    for n in 0..34 {
+        let user = app.user(&format!("Reviewer {n}")).await;
+        for _ in 0..3 {
+            games.push(import_finished(&user, FULL).await);
+        }
+    }
+    let busy = hard_reply_times(&app.user("Busy").await, REPLIES).await;
+    let observer = app.user("Observer").await;
+    let mut done = 0;
+    for id in &games {
+        let (_, body) = analysis(&observer, id).await;
+        done += usize::from(body["status"] == "done");
+    }
+    let (quiet_ms, busy_ms) = (mean_ms(&quiet), mean_ms(&busy));
+    println!(
+        "{} reviews queued ({done} done by the end): Hard reply mean {quiet_ms:.0} ms quiet, \
+         {busy_ms:.0} ms busy, ratio {:.2}",
+        games.len(),
+        busy_ms / quiet_ms
+    );
+    assert!(done < games.len(), "the reviews were all done before the replies were measured");
+    assert!(
+        (0.8..=1.2).contains(&(busy_ms / quiet_ms)),
+        "{quiet_ms:.0} ms against {busy_ms:.0} ms"
+    );
+}
