@@ -305,7 +305,7 @@ async fn hard_reply_times(user: &User, replies: usize) -> Vec<Duration> {
                     position = msg;
                     break;
                 }
-                Some("moved") => position = msg,
+                Some("moved") => {}
                 Some("ended") => return times,
                 other => panic!("unexpected {other:?}: {msg}"),
             }
