@@ -41,6 +41,8 @@ pub enum StartupError {
     Cluster(#[from] crate::cluster::ClusterError),
     #[error("cannot reach the matchmaking queue: {0}")]
     Queue(#[from] QueueError),
+    #[error("cannot start the threads that review games: {0}")]
+    Threads(std::io::Error),
 }
 
 /// A bound, not yet running server. Binding first lets port 0 work and report the real port.
@@ -140,7 +142,8 @@ impl Application {
         };
         let board_values =
             web::Data::new(BoardValues::new(settings.board_values(), live_searches.clone()));
-        let analyses = Analyses::start(store.clone(), live_searches, settings.analysis(), node);
+        let analyses = Analyses::start(store.clone(), live_searches, settings.analysis(), node)
+            .map_err(StartupError::Threads)?;
         hub.analyse_finished_games(analyses.clone());
         let analyses = web::Data::new(analyses);
         if let Some((cluster, requests)) = cluster {

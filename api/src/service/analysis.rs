@@ -22,6 +22,7 @@ use tokio::sync::mpsc;
 use crate::domain::{GameId, GameStatus, PlayerId, Timestamp};
 use crate::storage::{AnalysisRow, AnalysisStatus, DbError, PuzzleRow, QueuedAnalysis, Store};
 
+use super::idle_threads::IdleThreads;
 use super::puzzles;
 use super::search::LiveSearches;
 
@@ -194,26 +195,33 @@ struct Inner {
     queue: mpsc::Sender<GameId>,
     /// Games in this node's queue or being analysed here, so the sweep adds none twice.
     pending: Mutex<HashSet<GameId>>,
+    /// Where the reviews run: below every thread of live games.
+    threads: IdleThreads,
 }
 
 impl Analyses {
-    /// Starts `settings.workers` workers claiming analyses as `node`, and the sweep. Must be
-    /// called inside a Tokio runtime.
+    /// Starts `settings.workers` workers claiming analyses as `node`, each reviewing on a
+    /// thread of the idle scheduling class ([`IdleThreads`]), and the sweep. Must be called
+    /// inside a Tokio runtime.
+    ///
+    /// # Errors
+    /// When the system refuses the workers' threads.
     pub fn start(
         store: Store,
         live: LiveSearches,
         settings: AnalysisSettings,
         node: String,
-    ) -> Analyses {
+    ) -> std::io::Result<Analyses> {
         let (queue, receiver) = mpsc::channel(settings.queue.max(1));
-        let inner =
-            Arc::new(Inner { store, live, settings, node, queue, pending: Mutex::default() });
+        let threads = IdleThreads::start("review", settings.workers)?;
+        let pending = Mutex::default();
+        let inner = Arc::new(Inner { store, live, settings, node, queue, pending, threads });
         let receiver = Arc::new(tokio::sync::Mutex::new(receiver));
         for _ in 0..settings.workers.max(1) {
             tokio::spawn(worker(Arc::clone(&inner), Arc::clone(&receiver)));
         }
         tokio::spawn(sweep(Arc::downgrade(&inner)));
-        Analyses { inner }
+        Ok(Analyses { inner })
     }
 
     /// The review settings analyses are made with.
@@ -330,11 +338,9 @@ async fn analyse(inner: &Arc<Inner>, game_id: &GameId) -> Result<(), DbError> {
         let inner = Arc::clone(inner);
         let game_id = game_id.clone();
         let runtime = tokio::runtime::Handle::current();
-        tokio::task::spawn_blocking(move || {
-            review_blocking(&inner, (&game_id, &game, &seats), &runtime)
-        })
+        move || review_blocking(&inner, (&game_id, &game, &seats), &runtime)
     };
-    let outcome = match run.await {
+    let outcome = match inner.threads.run(run).await {
         Ok(outcome) => outcome,
         Err(error) => {
             let error = format!("the analysis stopped: {error}");
@@ -520,7 +526,8 @@ mod tests {
         let id = finished_game(&store, SHORTEST).await;
         let live = LiveSearches::default();
         let search = live.start();
-        let analyses = Analyses::start(store.clone(), live.clone(), quick(4), "node-a".into());
+        let analyses =
+            Analyses::start(store.clone(), live.clone(), quick(4), "node-a".into()).unwrap();
         assert_eq!(analyses.request(&id, None).await.unwrap().status, AnalysisStatus::Queued);
 
         // The worker has claimed it and stands before its first step, waiting for the search.
@@ -553,7 +560,8 @@ mod tests {
         let store = Store::connect("sqlite::memory:").await.unwrap();
         let live = LiveSearches::default();
         let _search = live.start();
-        let analyses = Analyses::start(store.clone(), live.clone(), quick(1), "node-a".into());
+        let analyses =
+            Analyses::start(store.clone(), live.clone(), quick(1), "node-a".into()).unwrap();
         let unknown = analyses.request(&GameId::generate(), None).await;
         assert!(matches!(unknown, Err(AnalysisError::NotFound)), "{unknown:?}");
         let playing = new_game();
@@ -580,7 +588,8 @@ mod tests {
         let store = Store::connect("sqlite::memory:").await.unwrap();
         let live = LiveSearches::default();
         let _search = live.start();
-        let analyses = Analyses::start(store.clone(), live.clone(), quick(10), "node-a".into());
+        let analyses =
+            Analyses::start(store.clone(), live.clone(), quick(10), "node-a".into()).unwrap();
         let player: PlayerId = "guestguestguestx".parse().unwrap();
         for _ in 0..PER_PLAYER {
             let id = finished_game(&store, SHORTEST).await;

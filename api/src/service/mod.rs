@@ -16,6 +16,7 @@ mod error;
 mod fair_queue;
 mod game_task;
 mod handle;
+mod idle_threads;
 mod local_game;
 mod matchmaking;
 mod online;
