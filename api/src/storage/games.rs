@@ -446,6 +446,48 @@ pub(super) async fn append_in(tx: &mut Transaction<'_, Any>, write: &PlyWrite) -
     Ok(())
 }
 
+/// [`append_in`] for a group of SQLite appends, without a savepoint of its own: one guarded
+/// `UPDATE` checks that the game is live and that `first` is its next ply, so a refused append
+/// (the inner error) writes nothing at all; the inserts that follow cannot be refused, since the
+/// group's transaction holds the database's one write lock. An error of the database (the outer
+/// one) loses the whole group. Two statements for a move instead of four.
+pub(super) async fn append_guarded_in(
+    tx: &mut Transaction<'_, Any>,
+    write: &PlyWrite,
+) -> DbResult<DbResult<()>> {
+    let PlyWrite { game_id, first, plies, at, turn_started_at } = write;
+    let first_ply: i32 = match convert("moves.ply", *first) {
+        Ok(ply) => ply,
+        Err(error) => return Ok(Err(error)),
+    };
+    let updated = sqlx::query(
+        "UPDATE games SET updated_at = $2, turn_started_at = COALESCE($3, turn_started_at) \
+         WHERE id = $1 AND status = 'live' \
+            AND (SELECT COUNT(*) FROM moves WHERE game_id = $1) = $4",
+    )
+    .bind(game_id.as_str())
+    .bind(at.0)
+    .bind(turn_started_at.map(|at| at.0))
+    .bind(first_ply)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected();
+    if updated == 0 {
+        return Ok(Err(missing_or_over(&mut **tx, game_id).await));
+    }
+    for (offset, mv) in plies.iter().enumerate() {
+        let ply: i32 = convert("moves.ply", u64::from(*first) + offset as u64)?;
+        sqlx::query("INSERT INTO moves (game_id, ply, mv, played_at) VALUES ($1, $2, $3, $4)")
+            .bind(game_id.as_str())
+            .bind(ply)
+            .bind(mv.to_string())
+            .bind(at.0)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(Ok(()))
+}
+
 /// Touches a live game's row inside `tx`, which takes its write lock until the transaction ends.
 async fn lock_live_game(tx: &mut Transaction<'_, Any>, game_id: &GameId) -> DbResult<()> {
     let updated =

@@ -5,15 +5,15 @@
 //! (1 to 100 ms a try), and every move costs a commit of its own, which caps a server near one
 //! move per `fsync`. Here writers instead queue in order on an async gate, and moves that arrive
 //! while a commit is in progress are written together in the next transaction (group commit),
-//! each in a savepoint of its own so that one refused move fails alone. A move is still
-//! confirmed only after the commit that holds it.
+//! each behind a guard that writes nothing when the move is refused, so that one refused move
+//! fails alone. A move is still confirmed only after the commit that holds it.
 
 use std::sync::Arc;
 
 use sqlx::AnyPool;
 use tokio::sync::{Mutex, MutexGuard, mpsc, oneshot};
 
-use super::games::{PlyWrite, append_in};
+use super::games::{PlyWrite, append_guarded_in};
 use super::{DbError, DbResult};
 
 /// The most moves one transaction holds; more wait for the next.
@@ -89,19 +89,12 @@ async fn write_groups(pool: AnyPool, gate: Arc<Mutex<()>>, mut receiver: mpsc::R
     }
 }
 
-/// Writes each append in a savepoint of one transaction: the outcome of each, or the error that
-/// lost them all.
+/// Writes the appends in one transaction: the outcome of each, or the error that lost them all.
 async fn write_group(pool: &AnyPool, group: &[Append]) -> DbResult<Vec<DbResult<()>>> {
     let mut tx = pool.begin().await?;
     let mut outcomes = Vec::with_capacity(group.len());
     for append in group {
-        let mut savepoint = sqlx::Acquire::begin(&mut *tx).await?;
-        let outcome = append_in(&mut savepoint, &append.write).await;
-        match outcome {
-            Ok(()) => savepoint.commit().await?,
-            Err(_) => savepoint.rollback().await?,
-        }
-        outcomes.push(outcome);
+        outcomes.push(append_guarded_in(&mut tx, &append.write).await?);
     }
     tx.commit().await?;
     Ok(outcomes)
