@@ -12,7 +12,14 @@ pub struct ProcessSample {
     /// Time its threads spent runnable but waiting for a core, in seconds (the second field of
     /// `/proc/<pid>/task/*/schedstat`, summed over the threads alive now): CPU starvation.
     pub run_delay_seconds: f64,
+    /// CPU time of the server's background threads (game reviews, named `review-…`), which
+    /// run in the idle scheduling class and take only CPU nothing else wants: part of
+    /// `cpu_seconds`, reported apart from the cost of moves.
+    pub background_cpu_seconds: f64,
 }
+
+/// The name prefix of a server's background threads.
+const BACKGROUND_THREADS: &str = "review-";
 
 /// Reads `/proc/<pid>` (`self` for this process); `None` when the process is gone.
 pub fn process(pid: &str) -> Option<ProcessSample> {
@@ -23,7 +30,24 @@ pub fn process(pid: &str) -> Option<ProcessSample> {
         rss_kb: parse_status_kb(&status, "VmRSS:")?,
         hwm_kb: parse_status_kb(&status, "VmHWM:").unwrap_or(0),
         run_delay_seconds: run_delay_ns(pid) as f64 / 1e9,
+        background_cpu_seconds: background_ticks(pid) as f64 / ticks_per_second(),
     })
+}
+
+/// CPU ticks of the threads of `pid` whose name marks them as background work.
+fn background_ticks(pid: &str) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return 0 };
+    tasks
+        .filter_map(Result::ok)
+        .filter_map(|task| std::fs::read_to_string(task.path().join("stat")).ok())
+        .filter(|stat| thread_name(stat).is_some_and(|name| name.starts_with(BACKGROUND_THREADS)))
+        .filter_map(|stat| parse_cpu_ticks(&stat))
+        .sum()
+}
+
+/// The name in a `/proc/…/stat` line: between the first `(` and the last `)`.
+fn thread_name(stat: &str) -> Option<&str> {
+    stat.get(stat.find('(')? + 1..stat.rfind(')')?)
 }
 
 fn run_delay_ns(pid: &str) -> u64 {
@@ -106,6 +130,13 @@ mod tests {
     fn stat_fields_are_counted_after_the_name() {
         let stat = "4242 (out (fl) ank) S 1 4242 4242 0 -1 4194560 1 0 0 0 250 75 0 0 20 0 9 0";
         assert_eq!(parse_cpu_ticks(stat), Some(325));
+    }
+
+    #[test]
+    fn a_threads_name_is_read_between_its_parentheses() {
+        let stat = "4243 (review-0) S 1 4242 4242 0 -1 4194560 1 0 0 0 250 75 0 0 20 0 9 0";
+        assert_eq!(thread_name(stat), Some("review-0"));
+        assert_eq!(thread_name("4242 (out (fl) ank) S"), Some("out (fl) ank"));
     }
 
     #[test]

@@ -55,6 +55,8 @@ fn cpu_json(from: Option<&ProcessSample>, to: Option<&ProcessSample>, wall: f64)
         "percent_of_all_cores": round(one_core / procfs::cores() as f64, 1),
         // Threads that end between the samples take their waits with them: a lower bound.
         "waited_for_a_core_seconds": round((to.run_delay_seconds - from.run_delay_seconds).max(0.0), 2),
+        // Of `cpu_seconds`, what the idle-class background threads (game reviews) used.
+        "background_cpu_seconds": round((to.background_cpu_seconds - from.background_cpu_seconds).max(0.0), 2),
     })
 }
 
@@ -88,11 +90,21 @@ fn usage(from: &Sample, to: &Sample, moves: usize) -> Value {
     };
     let tool = cpu_json(from.tool.as_ref(), to.tool.as_ref(), wall);
     let per_move = |cpu: &Value| per_move_micros(cpu["cpu_seconds"].as_f64(), moves);
+    // A move's cost leaves out the reviews, which fill idle time whatever the moves cost.
+    let moves_only = |cpu: &Value| {
+        let total = cpu["cpu_seconds"].as_f64();
+        per_move_micros(
+            total.map(|t| t - cpu["background_cpu_seconds"].as_f64().unwrap_or(0.0)),
+            moves,
+        )
+    };
+    let background = |cpu: &Value| per_move_micros(cpu["background_cpu_seconds"].as_f64(), moves);
     json!({
         "wall_seconds": round(wall, 1),
         "moves": moves,
         // Who was the limit: the servers' and this tool's CPU per acknowledged move.
-        "server_cpu_us_per_move": servers.iter().map(per_move).collect::<Vec<_>>(),
+        "server_cpu_us_per_move": servers.iter().map(moves_only).collect::<Vec<_>>(),
+        "server_background_cpu_us_per_move": servers.iter().map(background).collect::<Vec<_>>(),
         "tool_cpu_us_per_move": per_move(&tool),
         "servers": servers,
         "tool": tool,
@@ -252,11 +264,17 @@ fn write_usage(out: &mut String, title: &str, usage: &Value, pids: &[Value]) {
         .as_array()
         .map(|list| list.iter().map(number).collect())
         .unwrap_or_default();
+    let background: Vec<String> = usage["server_background_cpu_us_per_move"]
+        .as_array()
+        .map(|list| list.iter().map(number).collect())
+        .unwrap_or_default();
     let _ = writeln!(
         out,
-        "  CPU per acknowledged move: server {} µs, this tool {} µs",
+        "  CPU per acknowledged move: server {} µs, this tool {} µs (the server's game reviews, \
+         in idle time, {} µs more)",
         if servers_per_move.is_empty() { "n/a".to_owned() } else { servers_per_move.join(" + ") },
         number(&usage["tool_cpu_us_per_move"]),
+        if background.is_empty() { "n/a".to_owned() } else { background.join(" + ") },
     );
     let machine = &usage["machine"];
     let _ = writeln!(
