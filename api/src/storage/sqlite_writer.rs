@@ -10,8 +10,7 @@
 
 use std::sync::Arc;
 
-use sqlx::pool::PoolConnection;
-use sqlx::{Any, AnyConnection, AnyPool, Connection};
+use sqlx::AnyPool;
 use tokio::sync::{Mutex, MutexGuard, mpsc, oneshot};
 
 use super::games::{PlyWrite, append_guarded_in};
@@ -66,33 +65,12 @@ fn stopped() -> DbError {
 
 /// Takes whatever moves are waiting, up to [`MAX_GROUP`], writes them in one transaction and
 /// answers each; again until every sender is gone.
-///
-/// The groups are written on a connection of their own, kept from one group to the next: a
-/// connection that wrote the last transaction still has its pages in its cache, where one that
-/// another connection wrote behind would read them again from the file. A pool of one
-/// connection (an in-memory database) lends it for each group instead.
 async fn write_groups(pool: AnyPool, gate: Arc<Mutex<()>>, mut receiver: mpsc::Receiver<Append>) {
     let mut group = Vec::with_capacity(MAX_GROUP);
-    let keep = pool.options().get_max_connections() > 1;
-    let mut connection: Option<PoolConnection<Any>> = None;
     while receiver.recv_many(&mut group, MAX_GROUP).await > 0 {
         let outcomes = {
             let _permit = gate.lock().await;
-            let taken = match connection.take() {
-                Some(held) => Ok(held),
-                None => pool.acquire().await.map_err(DbError::from),
-            };
-            match taken {
-                Ok(mut held) => {
-                    let outcomes = write_group(&mut held, &group).await;
-                    // After a failure the next group starts on a fresh connection.
-                    if keep && outcomes.is_ok() {
-                        connection = Some(held);
-                    }
-                    outcomes
-                }
-                Err(error) => Err(error),
-            }
+            write_group(&pool, &group).await
         };
         match outcomes {
             Ok(outcomes) => {
@@ -117,11 +95,8 @@ async fn write_groups(pool: AnyPool, gate: Arc<Mutex<()>>, mut receiver: mpsc::R
 /// trip of its own between this task and that thread. When the script changed fewer rows than
 /// it would with every append landing, some append was refused: the script is undone and the
 /// group written again append by append, to find out which.
-async fn write_group(
-    connection: &mut AnyConnection,
-    group: &[Append],
-) -> DbResult<Vec<DbResult<()>>> {
-    let mut tx = connection.begin().await?;
+async fn write_group(pool: &AnyPool, group: &[Append]) -> DbResult<Vec<DbResult<()>>> {
+    let mut tx = pool.begin().await?;
     if let Some((script, expected)) = group_script(group) {
         // Not kept as a prepared statement: no two scripts are the same.
         let changed =
@@ -131,7 +106,7 @@ async fn write_group(
             return Ok(group.iter().map(|_| Ok(())).collect());
         }
         tx.rollback().await?;
-        tx = connection.begin().await?;
+        tx = pool.begin().await?;
     }
     let mut outcomes = Vec::with_capacity(group.len());
     for append in group {
@@ -251,9 +226,7 @@ mod tests {
         let store = Store::connect("sqlite::memory:").await.unwrap();
         let (first, second) = (live_game(&store).await, live_game(&store).await);
         let group = [append(&first, 1, &[Square::D3]), append(&second, 0, &[Square::F5])];
-        let mut connection = store.pool.acquire().await.unwrap();
-        let outcomes = write_group(&mut connection, &group).await.unwrap();
-        drop(connection);
+        let outcomes = write_group(&store.pool, &group).await.unwrap();
         assert!(matches!(outcomes[..], [Err(DbError::Conflict), Ok(())]), "{outcomes:?}");
         assert_eq!(store.load_game(&second).await.unwrap().moves.len(), 1);
         assert!(store.load_game(&first).await.unwrap().moves.is_empty());
