@@ -1,11 +1,12 @@
 //! A position: the discs of both sides and whose turn it is.
 
 use std::fmt;
+use std::str::FromStr;
 
 use thiserror::Error;
 
 use crate::movegen;
-use crate::{Bitboard, Color, Square};
+use crate::{Bitboard, Color, ParseSquareError, Square};
 
 /// A move: a disc placed on a square, or a pass when the side to move has no legal square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -19,6 +20,27 @@ impl fmt::Display for Move {
         match self {
             Move::Place(square) => square.fmt(f),
             Move::Pass => f.write_str("pass"),
+        }
+    }
+}
+
+/// Reads a move as [`Display`](fmt::Display) writes it: a square (`f5`) or `pass`, either case.
+///
+/// ```
+/// use outflank_engine::{Move, Square};
+///
+/// assert_eq!("F5".parse::<Move>(), Ok(Move::Place(Square::F5)));
+/// assert_eq!("pass".parse::<Move>(), Ok(Move::Pass));
+/// assert!("z9".parse::<Move>().is_err());
+/// ```
+impl FromStr for Move {
+    type Err = ParseSquareError;
+
+    fn from_str(text: &str) -> Result<Move, ParseSquareError> {
+        if text.eq_ignore_ascii_case("pass") {
+            Ok(Move::Pass)
+        } else {
+            text.parse().map(Move::Place)
         }
     }
 }

@@ -31,10 +31,7 @@ impl Serialize for Move {
 impl<'de> Deserialize<'de> for Move {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Move, D::Error> {
         let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        if text == "pass" {
-            return Ok(Move::Pass);
-        }
-        text.parse().map(Move::Place).map_err(D::Error::custom)
+        text.parse().map_err(D::Error::custom)
     }
 }
 

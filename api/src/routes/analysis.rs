@@ -5,7 +5,7 @@ use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::web::{self, ServiceConfig};
 use outflank_engine::analysis::{BLUNDER, INACCURACY, MISTAKE};
-use outflank_engine::{Board, Color, Move, Square};
+use outflank_engine::{Board, Color, Move};
 use serde_json::{Value, json};
 use thiserror::Error;
 
@@ -187,7 +187,7 @@ fn plies_json(start: Board, record: &GameRecord, result: &AnalysisResult) -> Val
                 .best_line
                 .iter()
                 .map_while(|text| {
-                    let mv = parse_move(text)?;
+                    let mv = text.parse::<Move>().ok()?;
                     let next = board?.play(mv).ok()?;
                     board = Some(next);
                     Some(json!({ "move": text, "board": board_text(&next) }))
@@ -199,8 +199,4 @@ fn plies_json(start: Board, record: &GameRecord, result: &AnalysisResult) -> Val
         })
         .collect();
     Value::Array(plies)
-}
-
-fn parse_move(text: &str) -> Option<Move> {
-    if text == "pass" { Some(Move::Pass) } else { text.parse::<Square>().ok().map(Move::Place) }
 }

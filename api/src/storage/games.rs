@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use outflank_engine::{Move, Square};
+use outflank_engine::Move;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Transaction};
 
@@ -608,8 +608,7 @@ pub(super) fn game_row(row: &AnyRow) -> DbResult<GameRow> {
 fn move_row(row: &AnyRow) -> DbResult<(GameId, MoveRow)> {
     let game_id = parse("moves.game_id", &get::<String>(row, "game_id")?)?;
     let text: String = get(row, "mv")?;
-    let mv =
-        if text == "pass" { Move::Pass } else { Move::Place(parse::<Square>("moves.mv", &text)?) };
+    let mv = parse("moves.mv", &text)?;
     let ply = convert("moves.ply", get::<i32>(row, "ply")?)?;
     Ok((game_id, MoveRow { ply, mv, played_at: Timestamp(get(row, "played_at")?) }))
 }

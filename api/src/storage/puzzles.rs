@@ -1,7 +1,6 @@
 //! Puzzles from players' own games. A puzzle's id is its game and ply, so adding the puzzles of
 //! a game analysed again adds none twice. Only the puzzle's player's answers are counted.
 
-use outflank_engine::{Move, Square};
 use sqlx::any::AnyRow;
 
 use super::{DbError, DbResult, PuzzleRow, Store, convert, get, parse};
@@ -142,10 +141,6 @@ impl Store {
     }
 }
 
-fn parse_move(column: &str, text: &str) -> DbResult<Move> {
-    if text == "pass" { Ok(Move::Pass) } else { Ok(Move::Place(parse::<Square>(column, text)?)) }
-}
-
 fn puzzle_row(row: &AnyRow) -> DbResult<PuzzleRow> {
     let game_id = parse("puzzles.game_id", &get::<String>(row, "game_id")?)?;
     let ply: u32 = convert("puzzles.ply", get::<i32>(row, "ply")?)?;
@@ -157,9 +152,9 @@ fn puzzle_row(row: &AnyRow) -> DbResult<PuzzleRow> {
         id,
         player_id: parse("puzzles.player_id", &get::<String>(row, "player_id")?)?,
         position: parse("puzzles.position", &get::<String>(row, "position")?)?,
-        played: parse_move("puzzles.played", &get::<String>(row, "played")?)?,
+        played: parse("puzzles.played", &get::<String>(row, "played")?)?,
         loss: get(row, "loss")?,
-        solution: parse_move("puzzles.solution", &get::<String>(row, "solution")?)?,
+        solution: parse("puzzles.solution", &get::<String>(row, "solution")?)?,
         move_values: get(row, "move_values")?,
         attempts: convert("puzzles.attempts", get::<i32>(row, "attempts")?)?,
         solved_at: get::<Option<i64>>(row, "solved_at")?.map(Timestamp),
