@@ -82,6 +82,12 @@ impl TrustedProxies {
     }
 }
 
+/// The client `request` counts against in budgets and limits: [`client_of`], or the unspecified
+/// address for a request without a peer (none comes over a real socket).
+pub fn client_key(request: &actix_web::HttpRequest) -> ClientKey {
+    client_of(request).unwrap_or_else(|| ClientKey::of(std::net::Ipv4Addr::UNSPECIFIED.into()))
+}
+
 /// The client of `request`: its peer, or behind the trusted proxies (from the app's
 /// [`TrustedProxies`]), the address they name. `None` without a peer address.
 pub fn client_of(request: &actix_web::HttpRequest) -> Option<ClientKey> {

@@ -9,17 +9,17 @@ use actix_web::web::{self, ServiceConfig};
 use actix_web::{HttpRequest, HttpResponse};
 use outflank_engine::analysis::PositionValues;
 use outflank_engine::ggf::{self, GameTextError};
-use outflank_engine::{Board, Game, Move, ParsePositionError, ReplayError, Square};
+use outflank_engine::{Board, Game, Move, ParsePositionError, ReplayError};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use thiserror::Error;
 
-use crate::domain::{ClientKey, Timestamp};
-use crate::http::client_address::client_of;
+use crate::domain::Timestamp;
+use crate::http::client_address::client_key;
 use crate::http::error::{ApiError, respond};
 use crate::http::session::current_session;
 use crate::service::{BoardValues, BoardValuesError, Requester};
-use crate::ws::protocol::{LegalMsg, board_text};
+use crate::ws::protocol::{LegalMsg, positions_json};
 
 /// The most moves a line may list: every square once, and a pass before each.
 pub const MAX_LINE_MOVES: usize = 120;
@@ -136,10 +136,7 @@ fn parse_start(text: &str) -> Result<Board, ParsePositionError> {
 
 fn parse_move(text: &str, number: usize) -> Result<Move, BoardRouteError> {
     let text = text.trim();
-    if text.eq_ignore_ascii_case("pass") {
-        return Ok(Move::Pass);
-    }
-    text.to_ascii_lowercase().parse::<Square>().map(Move::Place).map_err(|_| {
+    text.parse().map_err(|_| {
         let shown: String = text.chars().take(12).collect();
         BoardRouteError::BadRequest(format!(
             "move {number} {shown:?} is not a move; expected a square like f5, or pass"
@@ -151,10 +148,7 @@ fn parse_move(text: &str, number: usize) -> Result<Move, BoardRouteError> {
 fn requester(request: &HttpRequest) -> Requester {
     match current_session(request, Timestamp::now()) {
         Ok(session) => Requester::Player(session.player),
-        Err(_) => Requester::Visitor(
-            client_of(request)
-                .unwrap_or_else(|| ClientKey::of(std::net::Ipv4Addr::UNSPECIFIED.into())),
-        ),
+        Err(_) => Requester::Visitor(client_key(request)),
     }
 }
 
@@ -220,31 +214,4 @@ fn line_json(game: &Game) -> Value {
         "over": over,
         "result": result,
     })
-}
-
-/// The position after each ply (index 0 is the start), each with the disc placed last and
-/// what it flipped, as a game's replay has them.
-fn positions_json(game: &Game) -> Value {
-    let mut last_move = Value::Null;
-    let mut positions =
-        vec![json!({ "ply": 0, "board": board_text(&game.start()), "last_move": last_move })];
-    for (index, &mv) in game.plies().iter().enumerate() {
-        let (Some(before), Some(after)) = (game.board_after(index), game.board_after(index + 1))
-        else {
-            break;
-        };
-        if let Move::Place(square) = mv {
-            let flips: Vec<String> =
-                before.flips(square).into_iter().map(|s| s.to_string()).collect();
-            last_move = json!({
-                "number": index + 1,
-                "color": lower(before.side_to_move().name()),
-                "square": square.to_string(),
-                "flips": flips,
-            });
-        }
-        positions
-            .push(json!({ "ply": index + 1, "board": board_text(&after), "last_move": last_move }));
-    }
-    Value::Array(positions)
 }

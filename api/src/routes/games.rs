@@ -13,15 +13,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use thiserror::Error;
 
-use crate::domain::{ClientKey, EndReason, GameId, GameStatus, Mode, Timestamp, Winner};
-use crate::http::client_address::client_of;
+use crate::domain::{EndReason, GameId, GameStatus, Mode, Timestamp, Winner};
+use crate::http::client_address::client_key;
 use crate::http::error::{ApiError, api_error};
 use crate::identity::session::Session;
 use crate::live::{Human, Setup};
 use crate::routes::players::rated_game_json;
 use crate::service::{Analyses, GameHub, Origin, OverBudget, ServiceError};
 use crate::storage::{DbError, FinishedGame, GameRecord, GameRow, SeatRow, Store};
-use crate::ws::protocol::board_text;
+use crate::ws::protocol::positions_json;
 
 pub fn configure(config: &mut ServiceConfig) {
     config
@@ -159,11 +159,6 @@ fn human(session: &Session) -> Human {
     Human { id: session.player.clone(), name: session.nickname.clone() }
 }
 
-/// The client a request comes from, as budgets count it.
-fn client(request: &HttpRequest) -> ClientKey {
-    client_of(request).unwrap_or_else(|| ClientKey::of(std::net::Ipv4Addr::UNSPECIFIED.into()))
-}
-
 /// `POST /api/games`: starts a computer or same-device game for the signed-in player.
 async fn create(
     request: HttpRequest,
@@ -195,7 +190,7 @@ async fn create(
             return Ok(created(&id));
         }
     };
-    let id = hub.create_computer_game(setup, Game::default(), client(&request)).await?;
+    let id = hub.create_computer_game(setup, Game::default(), client_key(&request)).await?;
     Ok(created(&id))
 }
 
@@ -294,7 +289,7 @@ async fn import(
         GameRouteError::BadRequest("a game to continue needs the computer's \"level\"".into())
     })?)?;
     let setup = Setup::Computer { human: human(&session), color: game.side_to_move(), level };
-    let id = hub.create_computer_game(setup, game, client(&request)).await?;
+    let id = hub.create_computer_game(setup, game, client_key(&request)).await?;
     Ok(created(&id))
 }
 
@@ -309,38 +304,15 @@ async fn show(
     store: web::Data<Store>,
 ) -> Result<HttpResponse, GameRouteError> {
     let record = store.load_game(&parse_id(&path)?).await?;
-    let positions =
-        positions(&record).map_err(|error| GameRouteError::Unavailable(error.to_string()))?;
+    let moves = record.moves.iter().map(|row| row.mv);
+    let game = Game::from_moves(record.game.start_position, moves)
+        .map_err(|error| GameRouteError::Unavailable(error.to_string()))?;
+    let positions = positions_json(&game);
     let rating = if record.game.rated { store.game_rating(&record.game.id).await? } else { None };
     let mut body = game_json(&record);
     body["positions"] = positions;
     body["rating_changes"] = rating.as_ref().map_or(serde_json::Value::Null, rated_game_json);
     Ok(HttpResponse::Ok().json(body))
-}
-
-/// The position after each ply (index 0 is the start), each with the disc placed last and
-/// what it flipped (passes keep the previous one).
-fn positions(record: &GameRecord) -> Result<serde_json::Value, outflank_engine::IllegalMove> {
-    let mut board = record.game.start_position;
-    let mut last_move = serde_json::Value::Null;
-    let mut positions =
-        vec![json!({ "ply": 0, "board": board_text(&board), "last_move": last_move })];
-    for (index, row) in record.moves.iter().enumerate() {
-        if let outflank_engine::Move::Place(square) = row.mv {
-            let flips: Vec<String> =
-                board.flips(square).into_iter().map(|s| s.to_string()).collect();
-            last_move = json!({
-                "number": index + 1,
-                "color": board.side_to_move().name().to_lowercase(),
-                "square": square.to_string(),
-                "flips": flips,
-            });
-        }
-        board = board.play(row.mv)?;
-        positions
-            .push(json!({ "ply": index + 1, "board": board_text(&board), "last_move": last_move }));
-    }
-    Ok(serde_json::Value::Array(positions))
 }
 
 fn game_json(record: &GameRecord) -> serde_json::Value {

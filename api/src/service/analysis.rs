@@ -1,8 +1,9 @@
 //! Every finished game reviewed by the engine, in the background and below live games.
 //!
 //! A bounded queue feeds a few workers ([`AnalysisSettings`]). A worker claims the game's row
-//! in the store (so on several nodes one of them analyses it), reviews the game on a blocking
-//! thread with [`outflank_engine::analysis::review`], and stores the result once. Between steps
+//! in the store (so on several nodes one of them analyses it), reviews the game on a thread of
+//! the idle scheduling class ([`IdleThreads`]) with [`outflank_engine::analysis::review`], and
+//! stores the result once, with the puzzles of its players' worst mistakes. Between steps
 //! the review waits while any live computer search runs ([`LiveSearches`]), so analyses never
 //! slow a game. A full queue refuses new work; a game queued at its end is then dropped (with
 //! a log line) and can be asked for later. A sweep picks up rows queued or abandoned by a node
@@ -44,7 +45,7 @@ const SWEEP_EVERY: Duration = Duration::from_secs(60);
 /// How many analyses run and wait, and how deep they look.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AnalysisSettings {
-    /// Analyses running at once (each on a blocking thread).
+    /// Analyses running at once (each on an idle-class thread).
     pub workers: usize,
     /// Analyses waiting at most; more are refused.
     pub queue: usize,

@@ -8,7 +8,7 @@
 
 use std::fmt::Display;
 
-use outflank_engine::{Bitboard, Board, Color, Square};
+use outflank_engine::{Bitboard, Board, Color, Game, Move, Square};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -671,6 +671,35 @@ impl From<Ending> for ResultMsg {
 /// The 64-character board: `X` Black, `O` White, `-` empty, from a1 to h8 row by row.
 pub fn board_text(board: &Board) -> String {
     Square::ALL.iter().map(|&square| board.at(square).map_or('-', Color::letter)).collect()
+}
+
+/// The position after each ply (index 0 is the start), each with the disc placed last and
+/// what it flipped (a pass keeps the one before): the `positions` of a game's replay and of
+/// the analysis board.
+pub fn positions_json(game: &Game) -> serde_json::Value {
+    let mut last_move = serde_json::Value::Null;
+    let mut positions = vec![
+        serde_json::json!({ "ply": 0, "board": board_text(&game.start()), "last_move": last_move }),
+    ];
+    for (index, &mv) in game.plies().iter().enumerate() {
+        let (Some(before), Some(after)) = (game.board_after(index), game.board_after(index + 1))
+        else {
+            break;
+        };
+        if let Move::Place(square) = mv {
+            let flips: Vec<String> =
+                before.flips(square).into_iter().map(|s| s.to_string()).collect();
+            last_move = serde_json::json!({
+                "number": index + 1,
+                "color": before.side_to_move().name().to_lowercase(),
+                "square": square.to_string(),
+                "flips": flips,
+            });
+        }
+        positions
+            .push(serde_json::json!({ "ply": index + 1, "board": board_text(&after), "last_move": last_move }));
+    }
+    serde_json::Value::Array(positions)
 }
 
 fn square_list(squares: Bitboard) -> Vec<String> {

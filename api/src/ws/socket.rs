@@ -10,8 +10,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use actix_ws::{CloseCode, CloseReason, Message, MessageStream, Session};
 use serde::Serialize;
 
-use crate::domain::{ClientKey, PlayerId};
-use crate::http::client_address::client_of;
+use crate::domain::PlayerId;
+use crate::http::client_address::client_key;
 use crate::http::error::error_response;
 use crate::metrics::{ErrorKind, Metrics, SocketGuard, SocketKind};
 use crate::service::{Online, OnlineGuard, TooManySockets, Visitor};
@@ -154,9 +154,7 @@ impl Socket {
 /// The visitor opening a socket with `request`: the session's `player` (`None` without a
 /// session) and the client address.
 pub fn visitor(request: &HttpRequest, player: Option<PlayerId>) -> Visitor {
-    let client =
-        client_of(request).unwrap_or_else(|| ClientKey::of(std::net::Ipv4Addr::UNSPECIFIED.into()));
-    Visitor { player, client }
+    Visitor { player, client: client_key(request) }
 }
 
 /// A socket that may open: its handshake is valid and it is counted against its caps.
