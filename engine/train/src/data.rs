@@ -4,15 +4,20 @@
 //!
 //! | bytes | content |
 //! |---|---|
-//! | 8 | magic `OFTDATA1` |
-//! | 40 | [`Settings`]: seed (8), solve empties (4), first random plies min and max (4 + 4), random moves per mille (4), search nodes (8), solver node limit (8) |
+//! | 8 | magic `OFTDATA2` |
+//! | 56 | [`Settings`]: seed (8), solve empties (4), first random plies min and max (4 + 4), random moves per mille (4), search nodes (8), solver node limit (8), label search nodes (8), label search depth (4), most empties labelled by search (4) |
 //!
 //! then, for each game in order from 0: the game number (4), the number of positions (2) and
-//! each position as the mover's discs (8), the opponent's discs (8) and the label (1, signed:
-//! the final disc difference for the mover under perfect play from the solve point). A game
+//! each position as the mover's discs (8), the opponent's discs (8), the label (1, signed: the
+//! value the fit learns, in discs for the mover) and the outcome (1, signed: the final disc
+//! difference for the mover under perfect play from the solve point). The label is the outcome
+//! except where a deep search labelled the position (see [`Settings::label_nodes`]). A game
 //! skipped because its solve hit the node limit has 0 positions. A file cut short (the
 //! generator was killed) ends with a partial block, which readers ignore and the generator
 //! truncates before resuming.
+//!
+//! Files of version 1 (magic `OFTDATA1`: a 40-byte settings block without the label search,
+//! 17-byte positions without the outcome, whose label is the outcome) are read as well.
 
 use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
@@ -21,13 +26,22 @@ use std::path::Path;
 use thiserror::Error;
 
 /// The first bytes of a data file.
-pub const MAGIC: [u8; 8] = *b"OFTDATA1";
+pub const MAGIC: [u8; 8] = *b"OFTDATA2";
+
+/// The first bytes of a data file of version 1 (read only).
+pub const MAGIC_V1: [u8; 8] = *b"OFTDATA1";
 
 /// Bytes of the header.
-pub const HEADER_LEN: usize = 8 + 40;
+pub const HEADER_LEN: usize = 8 + 56;
+
+/// Bytes of the header of version 1.
+const HEADER_LEN_V1: usize = 8 + 40;
 
 /// Bytes of one position record.
-pub const RECORD_LEN: usize = 17;
+pub const RECORD_LEN: usize = 18;
+
+/// Bytes of one position record of version 1.
+const RECORD_LEN_V1: usize = 17;
 
 /// A labelled position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -36,8 +50,11 @@ pub struct Sample {
     pub player: u64,
     /// Discs of the other side.
     pub opponent: u64,
-    /// Final disc difference for the side to move under perfect play from the solve point.
+    /// What the fit learns, in discs for the side to move: a deep search's value where one
+    /// labelled the position, else `outcome`.
     pub label: i8,
+    /// Final disc difference for the side to move under perfect play from the solve point.
+    pub outcome: i8,
 }
 
 impl Sample {
@@ -64,6 +81,13 @@ pub struct Settings {
     pub search_nodes: u64,
     /// Node limit of each exact solve; a game whose solve reaches it is skipped.
     pub solve_node_limit: u64,
+    /// Node budget of the search that labels a position before the solve point (0: such
+    /// positions are labelled with the outcome only).
+    pub label_nodes: u64,
+    /// Depth of that search, in plies.
+    pub label_depth: u32,
+    /// Positions before the solve point with at most this many empties are labelled by search.
+    pub label_max_empties: u32,
 }
 
 impl Default for Settings {
@@ -76,6 +100,9 @@ impl Default for Settings {
             random_per_mille: 10,
             search_nodes: 20_000,
             solve_node_limit: 100_000_000,
+            label_nodes: 0,
+            label_depth: 0,
+            label_max_empties: 0,
         }
     }
 }
@@ -91,17 +118,23 @@ impl Settings {
         }
         bytes.extend_from_slice(&self.search_nodes.to_le_bytes());
         bytes.extend_from_slice(&self.solve_node_limit.to_le_bytes());
+        bytes.extend_from_slice(&self.label_nodes.to_le_bytes());
+        bytes.extend_from_slice(&self.label_depth.to_le_bytes());
+        bytes.extend_from_slice(&self.label_max_empties.to_le_bytes());
         bytes
     }
 
-    /// Settings from a header.
-    pub fn from_header(bytes: &[u8]) -> Result<Settings, DataError> {
-        if bytes.len() < HEADER_LEN || bytes[..8] != MAGIC {
-            return Err(DataError::NotData);
-        }
+    /// Settings from a header, and the file's format version.
+    pub fn from_header(bytes: &[u8]) -> Result<(Settings, Version), DataError> {
+        let version = match bytes.get(..8) {
+            Some(magic) if magic == MAGIC && bytes.len() >= HEADER_LEN => Version::Two,
+            Some(magic) if magic == MAGIC_V1 && bytes.len() >= HEADER_LEN_V1 => Version::One,
+            _ => return Err(DataError::NotData),
+        };
         let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8"));
         let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4"));
-        Ok(Settings {
+        let labelled = version == Version::Two;
+        let settings = Settings {
             seed: u64_at(8),
             solve_empties: u32_at(16),
             random_min: u32_at(20),
@@ -109,7 +142,36 @@ impl Settings {
             random_per_mille: u32_at(28),
             search_nodes: u64_at(32),
             solve_node_limit: u64_at(40),
-        })
+            label_nodes: if labelled { u64_at(48) } else { 0 },
+            label_depth: if labelled { u32_at(56) } else { 0 },
+            label_max_empties: if labelled { u32_at(60) } else { 0 },
+        };
+        Ok((settings, version))
+    }
+}
+
+/// A data file's format version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Version {
+    /// `OFTDATA1`: one label, the outcome. Read only.
+    One,
+    /// `OFTDATA2`: a label and the outcome.
+    Two,
+}
+
+impl Version {
+    fn header_len(self) -> usize {
+        match self {
+            Version::One => HEADER_LEN_V1,
+            Version::Two => HEADER_LEN,
+        }
+    }
+
+    fn record_len(self) -> usize {
+        match self {
+            Version::One => RECORD_LEN_V1,
+            Version::Two => RECORD_LEN,
+        }
     }
 }
 
@@ -132,6 +194,7 @@ impl GameBlock {
             bytes.extend_from_slice(&sample.player.to_le_bytes());
             bytes.extend_from_slice(&sample.opponent.to_le_bytes());
             bytes.push(sample.label as u8);
+            bytes.push(sample.outcome as u8);
         }
         bytes
     }
@@ -141,6 +204,7 @@ impl GameBlock {
 #[derive(Clone, Debug)]
 pub struct DataFile {
     pub settings: Settings,
+    pub version: Version,
     /// The complete game blocks, in order.
     pub games: Vec<GameBlock>,
     /// Bytes up to the end of the last complete block.
@@ -167,13 +231,14 @@ pub enum DataError {
 
 /// Reads a data file from bytes, ignoring a trailing partial block.
 pub fn parse(bytes: &[u8]) -> Result<DataFile, DataError> {
-    let settings = Settings::from_header(bytes)?;
+    let (settings, version) = Settings::from_header(bytes)?;
+    let record_len = version.record_len();
     let mut games = Vec::new();
-    let mut at = HEADER_LEN;
+    let mut at = version.header_len();
     while at + 6 <= bytes.len() {
         let game = u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4"));
         let count = usize::from(u16::from_le_bytes([bytes[at + 4], bytes[at + 5]]));
-        let end = at + 6 + count * RECORD_LEN;
+        let end = at + 6 + count * record_len;
         if end > bytes.len() {
             break;
         }
@@ -181,17 +246,18 @@ pub fn parse(bytes: &[u8]) -> Result<DataFile, DataError> {
             return Err(DataError::OutOfOrder { expected: games.len() as u32, found: game });
         }
         let samples = bytes[at + 6..end]
-            .chunks_exact(RECORD_LEN)
+            .chunks_exact(record_len)
             .map(|r| Sample {
                 player: u64::from_le_bytes(r[0..8].try_into().expect("8")),
                 opponent: u64::from_le_bytes(r[8..16].try_into().expect("8")),
                 label: r[16] as i8,
+                outcome: *r.get(17).unwrap_or(&r[16]) as i8,
             })
             .collect();
         games.push(GameBlock { game, samples });
         at = end;
     }
-    Ok(DataFile { settings, games, complete_len: at as u64 })
+    Ok(DataFile { settings, version, games, complete_len: at as u64 })
 }
 
 /// Reads a data file.

@@ -184,10 +184,30 @@ impl std::fmt::Display for ErrorTable {
     }
 }
 
+/// What a prediction is compared with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The label the fit learns.
+    Label,
+    /// The game's outcome under perfect play from its solve point.
+    Outcome,
+}
+
 /// The mean absolute error of `predict` (in 1/100 disc) against the labels of the positions
 /// of `dataset` where `select(held_out)` holds.
 pub fn error_table(
     dataset: &Dataset,
+    select: impl Fn(bool) -> bool,
+    predict: impl Fn(&Sample) -> i32,
+) -> ErrorTable {
+    error_table_against(dataset, Target::Label, select, predict)
+}
+
+/// The mean absolute error of `predict` (in 1/100 disc) against `target` of the positions of
+/// `dataset` where `select(held_out)` holds.
+pub fn error_table_against(
+    dataset: &Dataset,
+    target: Target,
     select: impl Fn(bool) -> bool,
     predict: impl Fn(&Sample) -> i32,
 ) -> ErrorTable {
@@ -196,7 +216,11 @@ pub fn error_table(
         if !select(held) {
             continue;
         }
-        let error = (f64::from(predict(sample)) / 100.0 - f64::from(sample.label)).abs();
+        let truth = match target {
+            Target::Label => sample.label,
+            Target::Outcome => sample.outcome,
+        };
+        let error = (f64::from(predict(sample)) / 100.0 - f64::from(truth)).abs();
         let empties = sample.empties();
         if let Some(range) = REPORT_RANGES.iter().position(|&(l, h)| (l..=h).contains(&empties)) {
             sums[range].0 += 1;
@@ -442,4 +466,14 @@ fn report(dataset: &Dataset, weights: &Weights) {
     println!("held-out:\n{}", error_table(dataset, |held| held, predict));
     println!("training:\n{}", error_table(dataset, |held| !held, predict));
     println!("held-out, predicting 0:\n{}", error_table(dataset, |held| held, |_| 0));
+    if dataset.samples.iter().any(|s| s.label != s.outcome) {
+        let against_outcome = |predict: &dyn Fn(&Sample) -> i32| {
+            error_table_against(dataset, Target::Outcome, |held| held, predict)
+        };
+        println!("held-out, against the games' outcomes:\n{}", against_outcome(&predict));
+        println!(
+            "held-out, the labels themselves against the games' outcomes:\n{}",
+            against_outcome(&|s: &Sample| i32::from(s.label) * 100)
+        );
+    }
 }

@@ -6,9 +6,14 @@
 //! move instead. At `solve_empties` empties the position is solved exactly
 //! ([`solve_with`], disc-difference scoring, node-limited: a game whose solve reaches the
 //! limit is skipped), and the game goes on along the solver's best line, each position solved
-//! again. Every position with a legal move is labelled with the final disc difference of
-//! perfect play from the solve point, for its own mover. A game that ends before the solve
-//! point is labelled with its actual result, which is exact too.
+//! again. Every position with a legal move gets as its outcome the final disc difference of
+//! perfect play from the solve point, for its own mover (a game that ends before the solve
+//! point, its actual result, which is exact too). That outcome is its label too, except for
+//! positions before the solve point with at most `label_max_empties` empties when
+//! `label_nodes` is set: their label is the value of a deeper search (`label_depth` plies over
+//! the trained evaluation, at most `label_nodes` nodes), as the strongest programs label their
+//! midgame positions. One game's outcome is shared by all its early positions and carries every
+//! mistake played after them; a search's value is the position's own.
 //!
 //! Positions are deduplicated across the file by their canonical form over the 8 symmetries:
 //! a game block holds only positions no earlier game of the file has (the first label wins).
@@ -29,7 +34,7 @@ use outflank_engine::solve::{Goal, Scoring, SolveOptions, solve_with};
 use outflank_engine::{Board, Move};
 use thiserror::Error;
 
-use crate::data::{self, DataError, GameBlock, HEADER_LEN, Sample, Settings};
+use crate::data::{self, DataError, GameBlock, HEADER_LEN, Sample, Settings, Version};
 use crate::pattern::layout::canonical;
 use crate::rng::Rng;
 
@@ -69,10 +74,64 @@ pub enum GenerateError {
     Io(#[from] io::Error),
     #[error("the file was generated with other settings ({0:?}); use another output file")]
     OtherSettings(Box<Settings>),
+    #[error("the file is of format version 1, which can be read but not extended")]
+    OldVersion,
+}
+
+/// The searches a game is played and labelled with.
+#[derive(Debug)]
+pub struct Engines {
+    /// Plays the engine's moves.
+    pub play: Search,
+    /// Labels positions before the solve point (when the settings ask for it).
+    pub label: Search,
+}
+
+impl Engines {
+    /// The searches for `settings`.
+    ///
+    /// Both use the evaluation shipped in the engine at the time (each generation of weights
+    /// plays and labels the games the next one learns from), so the data depends on the commit
+    /// it is made at, and on nothing else.
+    pub fn new(settings: &Settings) -> Engines {
+        let label = Search::new(SearchLimits {
+            max_depth: settings.label_depth,
+            node_budget: settings.label_nodes.max(1),
+            exact_empties: 0,
+            exact_node_limit: 0,
+        })
+        .with_evaluation(Evaluation::Pattern);
+        Engines { play: game_search(settings), label }
+    }
+}
+
+/// The value of `board` for its mover in discs by `search`: forced moves and passes are played
+/// out first, so that the search always has a choice to make (the engine's search does not
+/// search a lone legal move).
+pub fn search_label(board: &Board, search: &mut Search) -> i32 {
+    let mut board = *board;
+    let mut sign = 1;
+    loop {
+        let moves = board.legal_moves();
+        if moves.is_empty() {
+            if board.is_game_over() {
+                return sign * (board.player().count() as i32 - board.opponent().count() as i32);
+            }
+            board = board.play(Move::Pass).expect("a forced pass is legal");
+        } else if moves.count() == 1 {
+            let only = moves.into_iter().next().expect("one move");
+            board = board.play(Move::Place(only)).expect("a legal move");
+        } else {
+            let choice = search.run(&board, None).expect("a position with a move, never cancelled");
+            let discs = (f64::from(choice.score) / 100.0).round() as i32;
+            return sign * discs.clamp(-64, 64);
+        }
+        sign = -sign;
+    }
 }
 
 /// One game played: its labelled positions, or `None` when a solve hit its node limit.
-pub fn play_game(settings: &Settings, game: u32, search: &mut Search) -> Option<Vec<Sample>> {
+pub fn play_game(settings: &Settings, game: u32, engines: &mut Engines) -> Option<Vec<Sample>> {
     let mut rng = Rng::for_stream(settings.seed, u64::from(game));
     let mut board = Board::start();
     // Positions before the solve point, with their mover's colour.
@@ -93,25 +152,34 @@ pub fn play_game(settings: &Settings, game: u32, search: &mut Search) -> Option<
             let squares: Vec<_> = moves.into_iter().collect();
             Move::Place(squares[rng.below(squares.len() as u64) as usize])
         } else {
-            search.run(&board, None).expect("a position with a move, never cancelled").mv
+            engines.play.run(&board, None).expect("a position with a move, never cancelled").mv
         };
         board = board.play(mv).expect("a legal move");
         ply += 1;
     }
 
     let mut samples = Vec::with_capacity(before.len() + settings.solve_empties as usize);
-    let sample = |board: &Board, label: i32| Sample {
+    let exact = |board: &Board, outcome: i32| Sample {
         player: board.player().0,
         opponent: board.opponent().0,
-        label: label as i8,
+        label: outcome as i8,
+        outcome: outcome as i8,
+    };
+    // A position before the solve point: its outcome, and a search's value as its label if
+    // the settings ask for one.
+    let mut early = |board: &Board, outcome: i32| {
+        let searched =
+            settings.label_nodes > 0 && board.empty().count() <= settings.label_max_empties;
+        let label = if searched { search_label(board, &mut engines.label) } else { outcome };
+        Sample { label: label as i8, ..exact(board, outcome) }
     };
     if board.is_game_over() {
         // Ended before the solve point: the actual result is exact.
         let side = board.side_to_move();
         let diff = board.player().count() as i32 - board.opponent().count() as i32;
         for b in &before {
-            let label = if b.side_to_move() == side { diff } else { -diff };
-            samples.push(sample(b, label));
+            let outcome = if b.side_to_move() == side { diff } else { -diff };
+            samples.push(early(b, outcome));
         }
         return Some(samples);
     }
@@ -128,14 +196,14 @@ pub fn play_game(settings: &Settings, game: u32, search: &mut Search) -> Option<
     let side = board.side_to_move();
     let root = solution.score;
     for b in &before {
-        let label = if b.side_to_move() == side { root } else { -root };
-        samples.push(sample(b, label));
+        let outcome = if b.side_to_move() == side { root } else { -root };
+        samples.push(early(b, outcome));
     }
     // Along the best line, each position solved again for its own best move.
     loop {
         let mv = solution.best.expect("a game not over has a best move");
         if mv != Move::Pass {
-            samples.push(sample(&board, solution.score));
+            samples.push(exact(&board, solution.score));
         }
         let next = board.play(mv).expect("the solver's move is legal");
         if next.is_game_over() {
@@ -150,10 +218,6 @@ pub fn play_game(settings: &Settings, game: u32, search: &mut Search) -> Option<
 }
 
 /// The search that plays the engine's moves of a game.
-///
-/// It plays with the evaluation shipped in the engine at the time (each generation of weights
-/// plays the games the next one learns from), so the data depends on the commit it is made
-/// at, and on nothing else.
 pub fn game_search(settings: &Settings) -> Search {
     Search::new(SearchLimits {
         max_depth: 60,
@@ -180,6 +244,9 @@ pub fn generate(path: &Path, options: &GenerateOptions) -> Result<Summary, Gener
 
     let file = if path.exists() && std::fs::metadata(path)?.len() > 0 {
         let existing = data::read(path)?;
+        if existing.version != Version::Two {
+            return Err(GenerateError::OldVersion);
+        }
         if existing.settings != settings {
             return Err(GenerateError::OtherSettings(Box::new(existing.settings)));
         }
@@ -218,7 +285,7 @@ pub fn generate(path: &Path, options: &GenerateOptions) -> Result<Summary, Gener
             let sender = sender.clone();
             let (next_game, stop) = (&next_game, &stop);
             scope.spawn(move || {
-                let mut search = game_search(&settings);
+                let mut engines = Engines::new(&settings);
                 loop {
                     if stop.load(Ordering::Relaxed) {
                         break;
@@ -227,7 +294,7 @@ pub fn generate(path: &Path, options: &GenerateOptions) -> Result<Summary, Gener
                     if game >= u64::from(options.games) {
                         break;
                     }
-                    let samples = play_game(&settings, game as u32, &mut search);
+                    let samples = play_game(&settings, game as u32, &mut engines);
                     if sender.send((game as u32, samples)).is_err() {
                         break;
                     }

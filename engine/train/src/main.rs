@@ -14,12 +14,14 @@ usage:
   outflank-train generate --out FILE --games N [--seed S] [--threads T] [--minutes M]
                           [--solve-empties E] [--random-min A] [--random-max B]
                           [--random-per-mille R] [--search-nodes K] [--solve-node-limit L]
+                          [--label-nodes N --label-depth D --label-max-empties M]
   outflank-train fit --out WEIGHTS [--seed S] [--threads T] [--holdout F] [--lambda X]
                      [--iterations I] [--window W] [--chain 0|1] DATA...
   outflank-train eval-stats --weights WEIGHTS [--seed S] [--holdout F] DATA...
 
 generate plays self-play games (resuming after the games already in FILE) and labels their
-positions with exact endgame results; fit fits the pattern weights by least squares and
+positions with exact endgame results (and, with --label-nodes, the positions before the solve
+point with at most M empties by a D-ply search); fit fits the pattern weights by least squares and
 reports the held-out error by phase; eval-stats reports the error of a weights file.";
 
 fn main() -> ExitCode {
@@ -99,7 +101,13 @@ fn run(args: &[String]) -> Result<(), String> {
                 random_per_mille: args.number("random-per-mille", d.random_per_mille)?,
                 search_nodes: args.number("search-nodes", d.search_nodes)?,
                 solve_node_limit: args.number("solve-node-limit", d.solve_node_limit)?,
+                label_nodes: args.number("label-nodes", d.label_nodes)?,
+                label_depth: args.number("label-depth", d.label_depth)?,
+                label_max_empties: args.number("label-max-empties", d.label_max_empties)?,
             };
+            if settings.label_nodes > 0 && settings.label_depth == 0 {
+                return Err("--label-nodes needs --label-depth".into());
+            }
             if settings.random_min > settings.random_max {
                 return Err("--random-min is above --random-max".into());
             }

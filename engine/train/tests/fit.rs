@@ -37,7 +37,7 @@ fn synthetic(count: usize, seed: u64) -> Dataset {
         let noise = rng.below(3) as i32 - 1;
         let label = (mobility + 4 * corner + noise).clamp(-64, 64) as i8;
         let game = dataset.samples.len() as u32;
-        dataset.samples.push(Sample { player: p, opponent: o, label });
+        dataset.samples.push(Sample { player: p, opponent: o, label, outcome: label });
         dataset.held_out.push(is_held_out(5, 0, game, 0.1));
     }
     dataset

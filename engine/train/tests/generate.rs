@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use outflank_engine::solve::solve;
 use outflank_engine::{Bitboard, Board, Color};
 use outflank_train::data::{self, Settings};
-use outflank_train::generate::{GenerateOptions, game_search, generate, play_game};
+use outflank_train::generate::{
+    Engines, GenerateError, GenerateOptions, generate, play_game, search_label,
+};
 
 /// Small games: solved at 14 empties, a 2,000-node search.
 fn settings(seed: u64) -> Settings {
@@ -66,10 +68,10 @@ fn generation_is_deterministic_and_resumes_to_the_same_file() {
 #[test]
 fn labels_match_an_independent_solve() {
     let settings = settings(21);
-    let mut search = game_search(&settings);
+    let mut engines = Engines::new(&settings);
     let mut checked = 0;
     for game in 0..3 {
-        let samples = play_game(&settings, game, &mut search).expect("small solves finish");
+        let samples = play_game(&settings, game, &mut engines).expect("small solves finish");
         let board = |s: &data::Sample| {
             Board::from_discs(Bitboard(s.player), Bitboard(s.opponent), Color::Black).unwrap()
         };
@@ -86,6 +88,75 @@ fn labels_match_an_independent_solve() {
         for sample in samples.iter().filter(|s| s.empties() > settings.solve_empties) {
             assert_eq!(i32::from(sample.label).abs(), root);
         }
+        assert!(samples.iter().all(|s| s.label == s.outcome));
     }
     assert!(checked >= 3 * 8, "{checked}");
+}
+
+#[test]
+fn positions_up_to_the_label_bound_are_labelled_by_a_search_and_keep_their_outcome() {
+    let settings =
+        Settings { label_nodes: 5_000, label_depth: 4, label_max_empties: 30, ..settings(31) };
+    let mut engines = Engines::new(&settings);
+    let samples = play_game(&settings, 0, &mut engines).expect("small solves finish");
+    let board = |s: &data::Sample| {
+        Board::from_discs(Bitboard(s.player), Bitboard(s.opponent), Color::Black).unwrap()
+    };
+    let root = i32::from(samples.last().unwrap().outcome).abs();
+    let mut fresh = Engines::new(&settings);
+    let mut searched = 0;
+    for sample in &samples {
+        let empties = sample.empties();
+        if empties > settings.solve_empties {
+            assert_eq!(i32::from(sample.outcome).abs(), root, "outcome of {:?}", board(sample));
+        }
+        if empties > settings.solve_empties && empties <= settings.label_max_empties {
+            let value = search_label(&board(sample), &mut fresh.label);
+            assert_eq!(i32::from(sample.label), value, "{:?}", board(sample));
+            searched += 1;
+        } else {
+            assert_eq!(sample.label, sample.outcome, "{:?}", board(sample));
+        }
+    }
+    assert_eq!(searched, 30 - 14, "one position a ply from 30 to 15 empties");
+}
+
+#[test]
+fn a_search_label_plays_out_forced_moves_and_ends_exactly_at_a_finished_game() {
+    let settings =
+        Settings { label_nodes: 5_000, label_depth: 4, label_max_empties: 60, ..settings(1) };
+    let mut search = Engines::new(&settings).label;
+    // Black has all but two squares and no move: the game is over, 62 - 0 with two empties.
+    let all_black = Board::from_discs(Bitboard(!0b11), Bitboard(0), Color::Black).unwrap();
+    assert_eq!(search_label(&all_black, &mut search), 62);
+    assert_eq!(search_label(&all_black.pass_unchecked(), &mut search), -62);
+    // The start has four moves, all alike: a small edge for neither side.
+    assert!(search_label(&Board::start(), &mut search).abs() <= 4);
+}
+
+#[test]
+fn a_version_one_file_reads_with_its_label_as_the_outcome_and_cannot_be_extended() {
+    let mut bytes = b"OFTDATA1".to_vec();
+    bytes.extend_from_slice(&7u64.to_le_bytes());
+    for value in [20u32, 6, 14, 10] {
+        bytes.extend_from_slice(&value.to_le_bytes());
+    }
+    bytes.extend_from_slice(&20_000u64.to_le_bytes());
+    bytes.extend_from_slice(&100_000_000u64.to_le_bytes());
+    bytes.extend_from_slice(&0u32.to_le_bytes());
+    bytes.extend_from_slice(&1u16.to_le_bytes());
+    bytes.extend_from_slice(&0x0000_0008_1000_0000u64.to_le_bytes());
+    bytes.extend_from_slice(&0x0000_0010_0800_0000u64.to_le_bytes());
+    bytes.push((-3i8) as u8);
+    let file = data::parse(&bytes).unwrap();
+    assert_eq!(file.version, data::Version::One);
+    assert_eq!(file.settings, Settings { seed: 7, ..Settings::default() });
+    let sample = file.games[0].samples[0];
+    assert_eq!((sample.label, sample.outcome), (-3, -3));
+
+    let path = temp("v1.bin");
+    std::fs::write(&path, &bytes).unwrap();
+    let options = GenerateOptions { settings: file.settings, ..options(7, 2, 1) };
+    assert!(matches!(generate(&path, &options), Err(GenerateError::OldVersion)));
+    let _ = std::fs::remove_file(path);
 }
