@@ -15,6 +15,9 @@ pub struct Step {
     pub games: usize,
     pub moves_per_second: f64,
     pub p99_ms: f64,
+    /// The p99 of a socket's first moves and of the later ones (see `AckPhase`).
+    pub opening_p99_ms: Option<f64>,
+    pub later_p99_ms: Option<f64>,
     pub errors: u64,
     pub server_cpu_us_per_move: Vec<Value>,
     pub tool_cpu_us_per_move: Value,
@@ -29,11 +32,14 @@ impl Step {
         let moves_per_second = report["moves"]["steady_per_second"].as_f64().unwrap_or(0.0);
         let p99_ms = report["ack_latency"]["steady"]["p99_ms"].as_f64().unwrap_or(f64::INFINITY);
         let errors = report["error_total"].as_u64().unwrap_or(u64::MAX);
+        let phase_p99 = |phase: &str| report["ack_latency"]["by_phase"][phase]["p99_ms"].as_f64();
         let limit_ms = p99_limit.as_secs_f64() * 1000.0;
         Step {
             games,
             moves_per_second,
             p99_ms,
+            opening_p99_ms: phase_p99("opening"),
+            later_p99_ms: phase_p99("later"),
             errors,
             server_cpu_us_per_move: steady["server_cpu_us_per_move"]
                 .as_array()
@@ -49,6 +55,8 @@ impl Step {
             "games": self.games,
             "moves_per_second": self.moves_per_second,
             "p99_ms": if self.p99_ms.is_finite() { json!(self.p99_ms) } else { Value::Null },
+            "opening_p99_ms": self.opening_p99_ms,
+            "later_p99_ms": self.later_p99_ms,
             "errors": self.errors,
             "server_cpu_us_per_move": self.server_cpu_us_per_move,
             "tool_cpu_us_per_move": self.tool_cpu_us_per_move,
@@ -85,10 +93,13 @@ pub async fn run(args: &Args, steps: FindMax) -> Value {
         }
         let step = Step::of(&report, games, steps.p99_limit);
         eprintln!(
-            "find-max step {}: {games} games, {:.0} moves/s, p99 {:.1} ms, {} errors: {}",
+            "find-max step {}: {games} games, {:.0} moves/s, p99 {:.1} ms (a socket's first \
+             moves {}, later {}), {} errors: {}",
             index + 1,
             step.moves_per_second,
             step.p99_ms,
+            step.opening_p99_ms.map_or("n/a".to_owned(), |ms| format!("{ms:.1} ms")),
+            step.later_p99_ms.map_or("n/a".to_owned(), |ms| format!("{ms:.1} ms")),
             step.errors,
             if step.passed { "passed" } else { "over the limit" }
         );
@@ -138,10 +149,13 @@ pub fn text(report: &Value) -> String {
     );
     let line = |step: &Value| {
         format!(
-            "{} games: {} moves/s, p99 {} ms, {} errors; CPU per move: server {} µs, tool {} µs",
+            "{} games: {} moves/s, p99 {} ms (a socket's first moves {} ms, later {} ms), {} \
+             errors; CPU per move: server {} µs, tool {} µs",
             step["games"],
             step["moves_per_second"],
             step["p99_ms"],
+            step["opening_p99_ms"],
+            step["later_p99_ms"],
             step["errors"],
             step["server_cpu_us_per_move"]
                 .as_array()
@@ -186,6 +200,16 @@ mod tests {
         let step = Step::of(&report(900.0, 12.0, 0), 10, limit);
         assert_eq!(step.server_cpu_us_per_move, [json!(80.0)]);
         assert_eq!(step.tool_cpu_us_per_move, json!(40.0));
+        assert_eq!((step.opening_p99_ms, step.later_p99_ms), (None, None));
+    }
+
+    #[test]
+    fn a_step_reads_the_p99_of_each_phase() {
+        let mut report = report(900.0, 40.0, 0);
+        report["ack_latency"]["by_phase"] =
+            json!({ "opening": { "p99_ms": 40.0 }, "later": { "p99_ms": 3.5 } });
+        let step = Step::of(&report, 10, Duration::from_millis(50));
+        assert_eq!((step.opening_p99_ms, step.later_p99_ms), (Some(40.0), Some(3.5)));
     }
 
     #[test]

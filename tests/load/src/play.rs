@@ -11,7 +11,7 @@ use tokio::time::{Instant, sleep_until};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::client::{self, Failure, Http, Node, Player, Socket};
-use crate::stats::Stats;
+use crate::stats::{AckPhase, Stats};
 
 /// What every bot of a run shares.
 #[derive(Debug)]
@@ -214,6 +214,8 @@ async fn play_game(
     let mut rematch_at: Option<Instant> = None;
     let mut started = false;
     let mut version: Option<i64> = None;
+    // My moves acknowledged on this socket so far.
+    let mut acked: u32 = 0;
     let mut last_heard = Instant::now();
     loop {
         let stopping = Instant::now() >= run.deadline;
@@ -277,7 +279,8 @@ async fn play_game(
                         if let Some((square, sent)) = &pending {
                             let ply = &message["plies"][0];
                             if text(ply, "color") == seat && text(ply, "move").eq_ignore_ascii_case(square) {
-                                stats.ack(sent.elapsed());
+                                stats.ack(sent.elapsed(), AckPhase::of_move(acked));
+                                acked += 1;
                                 pending = None;
                             }
                         }

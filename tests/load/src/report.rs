@@ -9,7 +9,7 @@ use tokio::time::Instant;
 
 use crate::args::Args;
 use crate::procfs::{self, MachineSample, ProcessSample};
-use crate::stats::{Percentiles, Stats};
+use crate::stats::{AckPhase, Percentiles, Stats};
 
 /// One reading of every measured process and of the machine.
 #[derive(Clone, Debug)]
@@ -183,6 +183,16 @@ pub fn build(args: &Args, stats: &Stats, samples: &[Sample], start: Instant) -> 
         "per_second": round(all.len() as f64 / played, 1),
     });
     let mut latency = json!({ "all": latency_json(Percentiles::of(all)) });
+    // The socket's first moves apart from the rest, at full load when there is one.
+    let (phase_from, phase_to) = match steady {
+        Some((a, b)) => (since(stats, a.at), since(stats, b.at)),
+        None => (Duration::ZERO, Duration::MAX),
+    };
+    for (key, phase) in [("opening", AckPhase::Opening), ("later", AckPhase::Later)] {
+        let acks = stats.phase_latencies(phase_from, phase_to, phase);
+        latency["by_phase"][key] = latency_json(Percentiles::of(acks));
+    }
+    latency["by_phase"]["window"] = json!(if steady.is_some() { "steady" } else { "all" });
     let mut cpu = json!({ "whole_run": usage(first, last, acknowledged) });
     if let Some((a, b)) = steady {
         let acks = stats.latencies(since(stats, a.at), since(stats, b.at));
@@ -425,6 +435,23 @@ pub fn text(report: &Value) -> String {
                     number(&l["max_ms"]),
                 );
             }
+        }
+        let phases = &report["ack_latency"]["by_phase"];
+        if !phases.is_null() {
+            let (opening, later) = (&phases["opening"], &phases["later"]);
+            let _ = writeln!(
+                out,
+                "  by phase ({}): a socket's first {} moves ({}) p50 {} ms, p99 {} ms; later \
+                 moves ({}) p50 {} ms, p99 {} ms",
+                phases["window"].as_str().unwrap_or("?"),
+                AckPhase::OPENING_MOVES,
+                number(&opening["count"]),
+                number(&opening["p50_ms"]),
+                number(&opening["p99_ms"]),
+                number(&later["count"]),
+                number(&later["p50_ms"]),
+                number(&later["p99_ms"]),
+            );
         }
     }
     write_usage(&mut out, "CPU, whole run", &report["cpu"]["whole_run"], &pids);

@@ -20,9 +20,39 @@ pub struct Stats {
     pub duplicates_ignored: AtomicU64,
     /// Gaps in the versions, answered with `join` and `since`.
     pub resyncs: AtomicU64,
-    /// Move acknowledgements: (milliseconds since the start, latency in microseconds).
-    acks: Mutex<Vec<(u32, u32)>>,
+    /// Move acknowledgements, in the order they came.
+    acks: Mutex<Vec<Ack>>,
     errors: Mutex<BTreeMap<String, u64>>,
+}
+
+/// Where in a game's life on one socket a move was made: its first moves pay for whatever a
+/// new game or a new socket costs the server (a rematch set up, a remote game followed), so
+/// their latencies are reported apart from the rest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AckPhase {
+    /// One of the mover's first [`AckPhase::OPENING_MOVES`] moves on the socket.
+    Opening,
+    /// Every later move.
+    Later,
+}
+
+impl AckPhase {
+    pub const OPENING_MOVES: u32 = 2;
+
+    /// The phase of the mover's move numbered `index` (from 0) on its socket.
+    pub fn of_move(index: u32) -> AckPhase {
+        if index < Self::OPENING_MOVES { AckPhase::Opening } else { AckPhase::Later }
+    }
+}
+
+/// One move acknowledgement.
+#[derive(Clone, Copy, Debug)]
+struct Ack {
+    /// Milliseconds since the start.
+    at: u32,
+    /// Latency in microseconds.
+    micros: u32,
+    phase: AckPhase,
 }
 
 /// Counts a socket as open until dropped.
@@ -76,10 +106,10 @@ impl Stats {
         counter.load(Ordering::Relaxed)
     }
 
-    pub fn ack(&self, latency: Duration) {
+    pub fn ack(&self, latency: Duration, phase: AckPhase) {
         let at = u32::try_from(self.start.elapsed().as_millis()).unwrap_or(u32::MAX);
         let micros = u32::try_from(latency.as_micros()).unwrap_or(u32::MAX);
-        self.acks.lock().unwrap_or_else(|e| e.into_inner()).push((at, micros));
+        self.acks.lock().unwrap_or_else(|e| e.into_inner()).push(Ack { at, micros, phase });
     }
 
     pub fn error(&self, kind: impl Into<String>) {
@@ -101,11 +131,25 @@ impl Stats {
 
     /// Latencies (µs) of the acknowledgements received between `from` and `to` after the start.
     pub fn latencies(&self, from: Duration, to: Duration) -> Vec<u32> {
+        self.latencies_where(from, to, |_| true)
+    }
+
+    /// [`Stats::latencies`] of the moves in one phase only.
+    pub fn phase_latencies(&self, from: Duration, to: Duration, phase: AckPhase) -> Vec<u32> {
+        self.latencies_where(from, to, |ack| ack.phase == phase)
+    }
+
+    fn latencies_where(
+        &self,
+        from: Duration,
+        to: Duration,
+        keep: impl Fn(&Ack) -> bool,
+    ) -> Vec<u32> {
         let (from, to) = (from.as_millis(), to.as_millis());
         let acks = self.acks.lock().unwrap_or_else(|e| e.into_inner());
         acks.iter()
-            .filter(|(at, _)| (from..to).contains(&u128::from(*at)))
-            .map(|&(_, micros)| micros)
+            .filter(|ack| (from..to).contains(&u128::from(ack.at)) && keep(ack))
+            .map(|ack| ack.micros)
             .collect()
     }
 }
@@ -166,7 +210,26 @@ mod tests {
         stats.error("socket closed");
         stats.error("socket closed");
         assert_eq!(stats.errors()["socket closed"], 2);
-        stats.ack(Duration::from_millis(3));
+        stats.ack(Duration::from_millis(3), AckPhase::Later);
         assert_eq!(stats.latencies(Duration::ZERO, Duration::from_secs(60)), [3000]);
+    }
+
+    #[test]
+    fn a_sockets_first_two_moves_are_its_opening() {
+        let phases: Vec<AckPhase> = (0..4).map(AckPhase::of_move).collect();
+        use AckPhase::{Later, Opening};
+        assert_eq!(phases, [Opening, Opening, Later, Later]);
+    }
+
+    #[test]
+    fn latencies_are_split_by_phase() {
+        let stats = Stats::new();
+        stats.ack(Duration::from_millis(40), AckPhase::Opening);
+        stats.ack(Duration::from_millis(2), AckPhase::Later);
+        stats.ack(Duration::from_millis(3), AckPhase::Later);
+        let whole = (Duration::ZERO, Duration::from_secs(60));
+        assert_eq!(stats.phase_latencies(whole.0, whole.1, AckPhase::Opening), [40_000]);
+        assert_eq!(stats.phase_latencies(whole.0, whole.1, AckPhase::Later), [2000, 3000]);
+        assert_eq!(stats.latencies(whole.0, whole.1), [40_000, 2000, 3000]);
     }
 }
