@@ -17,7 +17,7 @@
 //! | `OUTFLANK_RATE_PER_SECOND` | `20`: API requests per second per address and per session |
 //! | `OUTFLANK_RATE_BURST` | `60`: API requests allowed at once before that rate applies |
 //! | `OUTFLANK_SOCKETS_PER_ADDRESS` | `64`: WebSockets open at once per client address |
-//! | `OUTFLANK_ANALYSIS_WORKERS` | `1`: finished games analysed at once |
+//! | `OUTFLANK_ANALYSIS_WORKERS` | `1`: finished games analysed at once, each on its own core counted from the last |
 //! | `OUTFLANK_ANALYSIS_QUEUE` | `200`: analyses waiting at most; more are refused |
 //! | `OUTFLANK_ANALYSIS_DEPTH` | `12`: plies of midgame search in an analysis |
 //! | `OUTFLANK_ANALYSIS_EXACT` | `20`: empties from which an analysis solves exactly |

@@ -218,6 +218,7 @@ impl Application {
                 .configure(crate::ws::configure)
                 .configure(routes::configure)
         })
+        .on_connect(send_at_once)
         .disable_signals()
         .shutdown_timeout(5)
         .listen(listener)
@@ -254,6 +255,17 @@ impl Application {
     }
 }
 
+/// Turns Nagle's algorithm off on each accepted connection: a game's messages are small frames
+/// written as they happen, and one written while the last is unacknowledged would otherwise
+/// wait for the client's delayed ACK (40 ms on Linux).
+fn send_at_once(connection: &dyn std::any::Any, _: &mut actix_web::dev::Extensions) {
+    if let Some(tcp) = connection.downcast_ref::<actix_web::rt::net::TcpStream>() {
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::debug!(%error, "TCP_NODELAY not set on a connection");
+        }
+    }
+}
+
 /// Resolves on SIGINT or SIGTERM.
 async fn shutdown_signal() {
     let interrupt = tokio::signal::ctrl_c();
@@ -278,4 +290,20 @@ fn random_secret() -> String {
     use rand::Rng;
     let bytes: [u8; 32] = rand::rng().random();
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[actix_web::test]
+    async fn accepted_connections_send_without_waiting_for_acknowledgements() {
+        let listener = actix_web::rt::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let _client = actix_web::rt::net::TcpStream::connect(address).await.unwrap();
+        let (accepted, _) = listener.accept().await.unwrap();
+        assert!(!accepted.nodelay().unwrap());
+        send_at_once(&accepted, &mut actix_web::dev::Extensions::new());
+        assert!(accepted.nodelay().unwrap());
+    }
 }
