@@ -135,7 +135,7 @@ fn group_script(group: &[Append]) -> Option<(String, u64)> {
             script,
             "UPDATE games SET updated_at = {at}, turn_started_at = COALESCE({turn}, turn_started_at) \
              WHERE id = '{id}' AND status = 'live' \
-                AND (SELECT COUNT(*) FROM moves WHERE game_id = '{id}') = {first};",
+                AND COALESCE((SELECT MAX(ply) FROM moves WHERE game_id = '{id}'), -1) + 1 = {first};",
             at = write.at.0,
             first = write.first,
         );
