@@ -174,7 +174,10 @@ impl Store {
             return writer.append(write).await;
         }
         if let [mv] = write.plies[..] {
-            return append_one_postgres(&self.pool, &write, mv).await;
+            return match &self.postgres_writer {
+                Some(writer) => writer.append(write, mv).await,
+                None => append_one_postgres(&self.pool, &write, mv).await,
+            };
         }
         let mut tx = self.pool.begin().await?;
         append_in(&mut tx, &write).await?;
@@ -377,7 +380,11 @@ impl Store {
 /// [`Store::append_plies`] of a single ply on PostgreSQL, as one statement: the most common
 /// write of a busy server costs one round trip. The game row is updated, and the ply stored,
 /// only if the game is live and the ply is the next one.
-async fn append_one_postgres(pool: &sqlx::AnyPool, write: &PlyWrite, mv: Move) -> DbResult<()> {
+pub(super) async fn append_one_postgres(
+    pool: &sqlx::AnyPool,
+    write: &PlyWrite,
+    mv: Move,
+) -> DbResult<()> {
     let PlyWrite { game_id, first, at, turn_started_at, .. } = write;
     let ply: i32 = convert("moves.ply", *first)?;
     let inserted = sqlx::query(
@@ -509,7 +516,7 @@ async fn lock_live_game(tx: &mut Transaction<'_, Any>, game_id: &GameId) -> DbRe
 }
 
 /// After a conditional write to a live game changed nothing: was the game missing, or over?
-async fn missing_or_over<'e, E>(executor: E, game_id: &GameId) -> DbError
+pub(super) async fn missing_or_over<'e, E>(executor: E, game_id: &GameId) -> DbError
 where
     E: sqlx::Executor<'e, Database = Any>,
 {

@@ -21,6 +21,7 @@ use sqlx::{Any, AnyPool, Executor, Row};
 use thiserror::Error;
 use tokio::sync::MutexGuard;
 
+use postgres_writer::PostgresWriter;
 use sqlite_writer::SqliteWriter;
 
 mod accounts;
@@ -29,6 +30,7 @@ mod games;
 mod lobby;
 mod models;
 mod players;
+mod postgres_writer;
 mod puzzles;
 mod rooms;
 mod sessions;
@@ -116,6 +118,8 @@ pub struct Store {
     url: Arc<str>,
     /// For SQLite: the queue its writes take turns in.
     sqlite_writer: Option<Arc<SqliteWriter>>,
+    /// For PostgreSQL: the task that writes single moves in groups.
+    postgres_writer: Option<Arc<PostgresWriter>>,
     /// How long moves take to become durable, lately.
     write_latency: Arc<WriteLatency>,
 }
@@ -159,8 +163,17 @@ impl Store {
             .map_err(|error| DbError::Other(format!("cannot migrate {redacted}: {error}")))?;
         let sqlite_writer =
             (backend == Backend::Sqlite).then(|| Arc::new(SqliteWriter::spawn(pool.clone())));
+        let postgres_writer =
+            (backend == Backend::Postgres).then(|| Arc::new(PostgresWriter::spawn(pool.clone())));
         let write_latency = Arc::default();
-        Ok(Store { pool, backend, url: redacted.into(), sqlite_writer, write_latency })
+        Ok(Store {
+            pool,
+            backend,
+            url: redacted.into(),
+            sqlite_writer,
+            postgres_writer,
+            write_latency,
+        })
     }
 
     /// Which database engine this is.
