@@ -153,6 +153,41 @@ enum Next {
     Stop,
 }
 
+/// The server closes a socket that sends more than 20 messages in one second (docs/protocol.md);
+/// a player keeps below that, with a margin.
+const MESSAGES_PER_SECOND: usize = 18;
+
+/// A player's recent messages on one socket, to keep to [`MESSAGES_PER_SECOND`].
+#[derive(Debug, Default)]
+struct Pace {
+    sent: std::collections::VecDeque<Instant>,
+}
+
+impl Pace {
+    /// When the next message may go: `now`, or a second after the oldest of the last few.
+    fn next_at(&self, now: Instant) -> Instant {
+        match self.sent.front() {
+            Some(&oldest) if self.sent.len() >= MESSAGES_PER_SECOND => {
+                (oldest + Duration::from_secs(1)).max(now)
+            }
+            _ => now,
+        }
+    }
+
+    fn record(&mut self, at: Instant) {
+        self.sent.push_back(at);
+        if self.sent.len() > MESSAGES_PER_SECOND {
+            self.sent.pop_front();
+        }
+    }
+
+    /// Waits until a message may go, and counts it as sent.
+    async fn wait_turn(&mut self) {
+        sleep_until(self.next_at(Instant::now())).await;
+        self.record(Instant::now());
+    }
+}
+
 /// One player: plays the game, then each rematch, on a new socket each time.
 async fn play_player(
     run: &Run,
@@ -216,6 +251,7 @@ async fn play_game(
     let mut version: Option<i64> = None;
     // My moves acknowledged on this socket so far.
     let mut acked: u32 = 0;
+    let mut pace = Pace::default();
     let mut last_heard = Instant::now();
     loop {
         let stopping = Instant::now() >= run.deadline;
@@ -251,6 +287,7 @@ async fn play_game(
                     if theirs > mine + 1 {
                         Stats::count(&stats.resyncs);
                         let join = json!({"type": "join", "game_id": game_id, "since": mine});
+                        pace.wait_turn().await;
                         client::send(socket, &join, run.timeout).await?;
                         continue;
                     }
@@ -330,6 +367,7 @@ async fn play_game(
                     continue;
                 }
                 let square = legal[rng.below(legal.len())].clone();
+                pace.wait_turn().await;
                 let sent = Instant::now();
                 client::send(socket, &json!({"type": "move", "square": square}), run.timeout).await?;
                 Stats::count(&stats.moves_sent);
@@ -337,6 +375,7 @@ async fn play_game(
             }
             _ = sleep_until(rematch_at.unwrap_or(far)), if rematch_at.is_some() && !stopping => {
                 rematch_at = None;
+                pace.wait_turn().await;
                 client::send(socket, &json!({"type": "rematch"}), run.timeout).await?;
             }
             _ = sleep_until(run.deadline), if !stopping => {}
@@ -364,6 +403,19 @@ mod tests {
             assert!(rng.below(3) < 3);
         }
         assert_eq!(rng.between(low, low), low);
+    }
+
+    #[test]
+    fn a_player_keeps_below_the_servers_message_rate() {
+        let start = Instant::now();
+        let mut pace = Pace::default();
+        for i in 0..MESSAGES_PER_SECOND {
+            assert_eq!(pace.next_at(start), start, "message {i} goes at once");
+            pace.record(start + Duration::from_millis(i as u64));
+        }
+        assert_eq!(pace.next_at(start), start + Duration::from_secs(1));
+        let later = start + Duration::from_secs(2);
+        assert_eq!(pace.next_at(later), later);
     }
 
     #[test]
