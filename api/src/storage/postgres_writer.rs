@@ -2,31 +2,27 @@
 //!
 //! Every commit waits for PostgreSQL to flush its log to disk, and that flush, not the statement,
 //! is most of what a move costs the database: on a 2-core virtual machine, two nodes at 1,240
-//! moves/s kept PostgreSQL busy for more than a core. Here a writer ([`WRITERS`]) takes the moves
+//! moves/s kept PostgreSQL busy for more than a core. Here one writer task takes the moves
 //! waiting and writes them as a single statement that updates each game's row and stores its
 //! ply only where the game is live and the ply is its next (group commit); the moves arriving
 //! meanwhile go together in the next one. A refused move fails alone, and a move is still
 //! confirmed only after the commit that holds it. The price is latency when moves come fast
 //! (a move may wait for the commit in progress): two nodes at 0–200 ms a move carry about a
-//! third fewer moves within a p99 of 50 ms.
+//! third fewer moves within a p99 of 50 ms. One writer, not several: with four, the moves of a
+//! human-pace load spread over them in small groups; two nodes under 5,000 games then left
+//! PostgreSQL 42 % of the cores against 36 % with one, and a p99 of 190 ms against 21 ms.
 
 use std::collections::HashSet;
-use std::sync::Arc;
 
 use outflank_engine::Move;
 use sqlx::{AnyPool, Row};
-use tokio::sync::{Mutex, mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot};
 
 use super::games::{PlyWrite, append_one_postgres, missing_or_over};
 use super::{DbError, DbResult};
 
 /// The most moves one statement holds; more wait for the next.
 const MAX_GROUP: usize = 256;
-
-/// Groups written at once. One: with four, the moves of a human-pace load spread over the
-/// writers in small groups; two nodes under 5,000 games then left PostgreSQL 42 % of the cores
-/// against 36 % with one, and a p99 of 190 ms against 21 ms.
-const WRITERS: usize = 1;
 
 /// How many moves may wait for a commit before writers wait to hand theirs over.
 const QUEUE: usize = 4_096;
@@ -46,13 +42,10 @@ struct Append {
 }
 
 impl PostgresWriter {
-    /// Starts the writing tasks on the current runtime; they end when the writer is dropped.
+    /// Starts the writing task on the current runtime; it ends when the writer is dropped.
     pub(super) fn spawn(pool: AnyPool) -> PostgresWriter {
         let (appends, receiver) = mpsc::channel(QUEUE);
-        let receiver = Arc::new(Mutex::new(receiver));
-        for _ in 0..WRITERS {
-            tokio::spawn(write_groups(pool.clone(), Arc::clone(&receiver)));
-        }
+        tokio::spawn(write_groups(pool, receiver));
         PostgresWriter { appends }
     }
 
@@ -68,19 +61,17 @@ fn stopped() -> DbError {
     DbError::Other("the store's writer has stopped".into())
 }
 
-/// One writer: takes the moves waiting, up to [`MAX_GROUP`] and one per game, writes them and
-/// answers each; again until every sender is gone and nothing waits.
-async fn write_groups(pool: AnyPool, receiver: Arc<Mutex<mpsc::Receiver<Append>>>) {
+/// Takes the moves waiting, up to [`MAX_GROUP`] and one per game, writes them and answers each;
+/// again until every sender is gone and nothing waits.
+async fn write_groups(pool: AnyPool, mut receiver: mpsc::Receiver<Append>) {
     let mut waiting: Vec<Append> = Vec::with_capacity(MAX_GROUP);
     loop {
         if waiting.is_empty() {
-            // The one writer waiting here holds the queue until something comes.
-            if receiver.lock().await.recv_many(&mut waiting, MAX_GROUP).await == 0 {
+            if receiver.recv_many(&mut waiting, MAX_GROUP).await == 0 {
                 break;
             }
-        } else if let Ok(mut receiver) = receiver.try_lock() {
-            // Moves left over (a game's later ones) go now, with whatever else waits, but never
-            // wait for the queue: another writer may be holding it until something comes.
+        } else {
+            // Moves left over (a game's later ones) go now, with whatever else waits.
             while waiting.len() < MAX_GROUP {
                 match receiver.try_recv() {
                     Ok(append) => waiting.push(append),
