@@ -65,28 +65,35 @@ static RAYS: [[u64; 64]; 8] = {
 /// The square is assumed empty.
 #[inline]
 pub(crate) fn flips(p: u64, o: u64, square: usize) -> u64 {
-    let mut flipped = 0;
-    let mut d = 0;
-    while d < 4 {
-        // Towards higher indices the nearest square along the ray is its lowest bit.
-        let ray = RAYS[d][square & 63];
+    // Towards higher indices the nearest square along a ray is its lowest bit.
+    let mut upper = [0u64; 4];
+    for (lane, flipped) in upper.iter_mut().enumerate() {
+        let ray = RAYS[lane][square & 63];
         let stop = ray & !o;
         let first = stop & stop.wrapping_neg();
         let closed = ((first & p) != 0) as u64;
-        flipped |= first.wrapping_sub(1) & ray & closed.wrapping_neg();
-        d += 1;
+        *flipped = first.wrapping_sub(1) & ray & closed.wrapping_neg();
     }
-    while d < 8 {
-        // Towards lower indices the nearest square is the highest bit; bit 0 stands in when
-        // the ray holds only opponent discs, and cannot close a line unless it is on the ray.
-        let ray = RAYS[d][square & 63];
-        let stop = (ray & !o) | 1;
-        let first = 1u64 << (63 - stop.leading_zeros());
-        let closed = ((first & p & ray) != 0) as u64;
-        flipped |= ray & !(first | first.wrapping_sub(1)) & closed.wrapping_neg();
-        d += 1;
+    // Towards lower indices the nearest square not the opponent's is the highest bit of
+    // `stop`. Smearing it down the ray by the direction's step (1, 7, 8, 9 squares), then
+    // doubling, covers a ray's seven squares in three shifts: the ray's squares above the
+    // smear are the opponent's run next to `square`, and the smear's top is that stop. The
+    // four rays are computed lane by lane, in the shape the compiler turns into vector
+    // instructions.
+    const STEPS: [u32; 4] = [1, 7, 8, 9];
+    let mut lower = [0u64; 4];
+    for lane in 0..4 {
+        let ray = RAYS[4 + lane][square & 63];
+        let step = STEPS[lane];
+        let stop = ray & !o;
+        let mut smear = stop | (stop >> step);
+        smear |= smear >> (2 * step);
+        smear |= smear >> (4 * step);
+        let first = (smear ^ (smear >> step)) & ray;
+        let closed = ((first & p) != 0) as u64;
+        lower[lane] = ray & !smear & closed.wrapping_neg();
     }
-    flipped
+    (upper[0] | upper[1] | upper[2] | upper[3]) | (lower[0] | lower[1] | lower[2] | lower[3])
 }
 
 /// Flips along one line of up to eight squares, for the last empty square of a game:
