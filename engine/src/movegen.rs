@@ -193,7 +193,7 @@ pub(crate) fn neighbours(discs: u64) -> u64 {
 mod tests {
     use super::*;
 
-    /// A few million pseudo-random numbers, the same every run (xorshift64).
+    /// Pseudo-random numbers, the same every run (xorshift64).
     fn numbers(mut state: u64) -> impl Iterator<Item = u64> {
         std::iter::repeat_with(move || {
             state ^= state << 13;
