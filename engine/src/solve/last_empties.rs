@@ -32,6 +32,23 @@ static NEIGHBOURS: [u64; 64] = {
     table
 };
 
+/// Each square's place in [`super::SQUARE_CLASSES`] (0 for the corners).
+static CLASS_RANK: [u8; 64] = {
+    let mut table = [0u8; 64];
+    let mut rank = 0;
+    while rank < super::SQUARE_CLASSES.len() {
+        let mut square = 0;
+        while square < 64 {
+            if super::SQUARE_CLASSES[rank] & (1 << square) != 0 {
+                table[square] = rank as u8;
+            }
+            square += 1;
+        }
+        rank += 1;
+    }
+    table
+};
+
 /// The discs flipped by `p` playing on `square`, or 0 if that is not a legal move.
 #[inline(always)]
 fn flips_at(p: u64, o: u64, square: usize) -> u64 {
@@ -183,23 +200,38 @@ impl Search<'_> {
         }
     }
 
-    /// Four empties: squares alone in their quadrant (or with two others) first.
+    /// Four empties: squares alone in their quadrant (or with two others) first, then by
+    /// [`super::SQUARE_CLASSES`], then by index.
     pub(super) fn solve_4(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
         let empties = !(p | o);
         let odd = super::odd_quadrants(empties);
-        // Odd-quadrant squares first, then by class.
-        let mut squares = [0usize; 4];
-        let mut n = 0;
-        for group in [odd, !odd] {
-            for class in super::SQUARE_CLASSES {
-                let mut rest = empties & group & class;
-                while rest != 0 && n < 4 {
-                    squares[n] = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    n += 1;
-                }
-            }
+        // One sort key per square: even quadrant, class, square, from the highest bits down.
+        let mut keys = [0u32; 4];
+        let mut rest = empties;
+        for key in &mut keys {
+            let square = rest.trailing_zeros() & 63;
+            rest &= rest.wrapping_sub(1);
+            let even = (!odd >> square) as u32 & 1;
+            *key = even << 9 | u32::from(CLASS_RANK[square as usize]) << 6 | square;
         }
+        let [a, b, c, d] = keys;
+        // A sorting network of four.
+        let (a, b) = (a.min(b), a.max(b));
+        let (c, d) = (c.min(d), c.max(d));
+        let (a, c) = (a.min(c), a.max(c));
+        let (b, d) = (b.min(d), b.max(d));
+        let (b, c) = (b.min(c), b.max(c));
+        let squares = [a, b, c, d].map(|key| (key & 63) as usize);
         self.solve_4_ordered(p, o, alpha, beta, squares, false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_square_classes_cover_every_square_once() {
+        let classes = super::super::SQUARE_CLASSES;
+        assert_eq!(classes.iter().fold(0u64, |all, class| all | class), u64::MAX);
+        assert_eq!(classes.iter().map(|class| class.count_ones()).sum::<u32>(), 64);
     }
 }
