@@ -8,12 +8,15 @@
 //! each behind a guard that writes nothing when the move is refused, so that one refused move
 //! fails alone. A move is still confirmed only after the commit that holds it.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
-use sqlx::AnyPool;
+use outflank_engine::Move;
+use serde::Serialize;
+use sqlx::{Any, AnyPool, Transaction};
 use tokio::sync::{Mutex, MutexGuard, mpsc, oneshot};
 
-use super::games::{PlyWrite, append_guarded_in};
+use super::games::{PlyWrite, append_guarded_in, missing_or_over};
 use super::{DbError, DbResult};
 
 /// The most moves one transaction holds; more wait for the next.
@@ -91,66 +94,104 @@ async fn write_groups(pool: AnyPool, gate: Arc<Mutex<()>>, mut receiver: mpsc::R
 
 /// Writes the appends in one transaction: the outcome of each, or the error that lost them all.
 ///
-/// The group goes to SQLite's thread as one script ([`group_script`]), so a move costs no round
-/// trip of its own between this task and that thread. When the script changed fewer rows than
-/// it would with every append landing, some append was refused: the script is undone and the
-/// group written again append by append, to find out which.
+/// A group goes to SQLite's thread as two statements that read every append from one JSON
+/// parameter ([`GUARD_GROUP`], [`INSERT_GROUP`]). Their text never changes, so each
+/// connection compiles them once: a move costs neither a round trip between this task and
+/// that thread nor a statement to compile. A group that names a game twice, which the game
+/// tasks never send, is written append by append instead.
 async fn write_group(pool: &AnyPool, group: &[Append]) -> DbResult<Vec<DbResult<()>>> {
     let mut tx = pool.begin().await?;
-    if let Some((script, expected)) = group_script(group) {
-        // Not kept as a prepared statement: no two scripts are the same.
-        let changed =
-            sqlx::query(&script).persistent(false).execute(&mut *tx).await?.rows_affected();
-        if changed == expected {
-            tx.commit().await?;
-            return Ok(group.iter().map(|_| Ok(())).collect());
+    let outcomes = match group_rows(group) {
+        Some(rows) => write_rows(&mut tx, group, &rows).await?,
+        None => {
+            let mut outcomes = Vec::with_capacity(group.len());
+            for append in group {
+                outcomes.push(append_guarded_in(&mut tx, &append.write).await?);
+            }
+            outcomes
         }
-        tx.rollback().await?;
-        tx = pool.begin().await?;
-    }
-    let mut outcomes = Vec::with_capacity(group.len());
-    for append in group {
-        outcomes.push(append_guarded_in(&mut tx, &append.write).await?);
-    }
+    };
     tx.commit().await?;
     Ok(outcomes)
 }
 
-/// The appends of `group` as one SQL script, and the rows it changes when every one lands: for
-/// each, the guarded `UPDATE` of [`append_guarded_in`], then its inserts, each made only if the
-/// statement before it changed a row (`changes()`), so a refused append inserts nothing.
-/// Values are written into the text, which is safe only because each is an integer, a move
-/// (`d3`, `pass`) or a game id of letters and digits; `None` if an id were anything else.
-fn group_script(group: &[Append]) -> Option<(String, u64)> {
-    use std::fmt::Write as _;
-    let mut script = String::with_capacity(group.len() * 400);
-    let mut expected = 0;
+/// The group statements for `rows` (the appends of `group`, in order) inside `tx`: the
+/// outcome of each append.
+async fn write_rows(
+    tx: &mut Transaction<'_, Any>,
+    group: &[Append],
+    rows: &[GroupRow<'_>],
+) -> DbResult<Vec<DbResult<()>>> {
+    let landed: Vec<String> =
+        sqlx::query_scalar(GUARD_GROUP).bind(json(&rows)?).fetch_all(&mut **tx).await?;
+    let landed: HashSet<&str> = landed.iter().map(String::as_str).collect();
+    let accepted: Vec<&GroupRow> = rows.iter().filter(|row| landed.contains(row.id)).collect();
+    if !accepted.is_empty() {
+        sqlx::query(INSERT_GROUP).bind(json(&accepted)?).execute(&mut **tx).await?;
+    }
+    let mut outcomes = Vec::with_capacity(group.len());
     for Append { write, .. } in group {
-        let id = write.game_id.as_str();
-        if !id.bytes().all(|byte| byte.is_ascii_alphanumeric()) {
+        outcomes.push(if landed.contains(write.game_id.as_str()) {
+            Ok(())
+        } else {
+            // Refused: say why, as the append-by-append path would.
+            Err(missing_or_over(&mut **tx, &write.game_id).await)
+        });
+    }
+    Ok(outcomes)
+}
+
+/// `value` as the text of a JSON parameter.
+fn json(value: &impl Serialize) -> DbResult<String> {
+    serde_json::to_string(value).map_err(|error| DbError::Other(error.to_string()))
+}
+
+/// The guard of [`append_guarded_in`] for every append of a group at once: touches each game
+/// that is live and whose next ply is the append's first, and returns their ids.
+const GUARD_GROUP: &str = "UPDATE games \
+     SET updated_at = row.value ->> 'at', \
+         turn_started_at = COALESCE(row.value ->> 'turn', turn_started_at) \
+     FROM json_each($1) AS row \
+     WHERE games.id = row.value ->> 'id' AND games.status = 'live' \
+        AND COALESCE((SELECT MAX(ply) FROM moves WHERE game_id = games.id), -1) + 1 \
+            = row.value ->> 'first' \
+     RETURNING games.id";
+
+/// The plies of every append that passed [`GUARD_GROUP`], numbered from each one's first.
+const INSERT_GROUP: &str = "INSERT INTO moves (game_id, ply, mv, played_at) \
+     SELECT row.value ->> 'id', (row.value ->> 'first') + ply.key, ply.value, row.value ->> 'at' \
+     FROM json_each($1) AS row, json_each(row.value -> 'plies') AS ply";
+
+/// One append as the group statements read it.
+#[derive(Debug, Serialize)]
+struct GroupRow<'a> {
+    id: &'a str,
+    first: u32,
+    at: i64,
+    turn: Option<i64>,
+    plies: Vec<String>,
+}
+
+/// The appends of `group` as rows for the group statements, or `None` when a game appears
+/// twice (one guard could not tell its appends apart) or a ply number would not fit the
+/// column, which the append-by-append path reports.
+fn group_rows(group: &[Append]) -> Option<Vec<GroupRow<'_>>> {
+    let mut games = HashSet::with_capacity(group.len());
+    let mut rows = Vec::with_capacity(group.len());
+    for Append { write, .. } in group {
+        let last = u64::from(write.first) + write.plies.len() as u64;
+        if !games.insert(write.game_id.as_str()) || last > i32::MAX as u64 {
             return None;
         }
-        let turn = write.turn_started_at.map_or_else(|| "NULL".to_owned(), |at| at.0.to_string());
-        let _ = write!(
-            script,
-            "UPDATE games SET updated_at = {at}, turn_started_at = COALESCE({turn}, turn_started_at) \
-             WHERE id = '{id}' AND status = 'live' \
-                AND COALESCE((SELECT MAX(ply) FROM moves WHERE game_id = '{id}'), -1) + 1 = {first};",
-            at = write.at.0,
-            first = write.first,
-        );
-        for (offset, mv) in write.plies.iter().enumerate() {
-            let ply = u64::from(write.first) + offset as u64;
-            let _ = write!(
-                script,
-                "INSERT INTO moves (game_id, ply, mv, played_at) \
-                 SELECT '{id}', {ply}, '{mv}', {at} WHERE changes() = 1;",
-                at = write.at.0,
-            );
-        }
-        expected += 1 + write.plies.len() as u64;
+        rows.push(GroupRow {
+            id: write.game_id.as_str(),
+            first: write.first,
+            at: write.at.0,
+            turn: write.turn_started_at.map(|at| at.0),
+            plies: write.plies.iter().map(Move::to_string).collect(),
+        });
     }
-    Some((script, expected))
+    Some(rows)
 }
 
 #[cfg(test)]
@@ -189,36 +230,40 @@ mod tests {
         Append { write, reply: oneshot::channel().0 }
     }
 
-    /// Runs `group`'s script in a transaction of its own: the rows it changed, and what it expected.
-    async fn run_script(store: &Store, group: &[Append]) -> (u64, u64) {
-        let (script, expected) = group_script(group).unwrap();
-        let mut tx = store.pool.begin().await.unwrap();
-        let result = sqlx::query(&script).persistent(false).execute(&mut *tx).await.unwrap();
-        tx.commit().await.unwrap();
-        (result.rows_affected(), expected)
-    }
-
     #[tokio::test]
-    async fn a_groups_script_lands_every_move_of_every_game_in_one_call() {
+    async fn a_group_lands_every_move_of_every_game() {
         let store = Store::connect("sqlite::memory:").await.unwrap();
         let (first, second) = (live_game(&store).await, live_game(&store).await);
         let group =
             [append(&first, 0, &[Square::D3]), append(&second, 0, &[Square::F5, Square::D6])];
-        assert_eq!(run_script(&store, &group).await, (5, 5));
+        let outcomes = write_group(&store.pool, &group).await.unwrap();
+        assert!(matches!(outcomes[..], [Ok(()), Ok(())]), "{outcomes:?}");
+        let moves = store.load_game(&second).await.unwrap().moves;
+        let plies: Vec<_> = moves.iter().map(|row| (row.ply, row.mv, row.played_at)).collect();
+        let (f5, d6) = (Move::Place(Square::F5), Move::Place(Square::D6));
+        assert_eq!(plies, [(0, f5, Timestamp(2)), (1, d6, Timestamp(2))]);
         assert_eq!(store.load_game(&first).await.unwrap().moves.len(), 1);
-        assert_eq!(store.load_game(&second).await.unwrap().moves.len(), 2);
     }
 
     #[tokio::test]
-    async fn a_refused_append_in_a_script_writes_nothing_and_the_others_land() {
+    async fn an_append_to_an_unknown_game_is_not_found_and_the_others_land() {
         let store = Store::connect("sqlite::memory:").await.unwrap();
-        let (first, second) = (live_game(&store).await, live_game(&store).await);
-        // Ply 1 is not the next ply of a game without moves.
-        let group =
-            [append(&first, 1, &[Square::D3, Square::C3]), append(&second, 0, &[Square::F5])];
-        assert_eq!(run_script(&store, &group).await, (2, 5));
-        assert!(store.load_game(&first).await.unwrap().moves.is_empty());
-        assert_eq!(store.load_game(&second).await.unwrap().moves.len(), 1);
+        let known = live_game(&store).await;
+        let unknown = GameId::generate();
+        let group = [append(&unknown, 0, &[Square::D3]), append(&known, 0, &[Square::F5])];
+        let outcomes = write_group(&store.pool, &group).await.unwrap();
+        assert!(matches!(outcomes[..], [Err(DbError::NotFound), Ok(())]), "{outcomes:?}");
+        assert_eq!(store.load_game(&known).await.unwrap().moves.len(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_group_naming_one_game_twice_lands_both_appends_in_order() {
+        let store = Store::connect("sqlite::memory:").await.unwrap();
+        let game = live_game(&store).await;
+        let group = [append(&game, 0, &[Square::F5]), append(&game, 1, &[Square::D6])];
+        let outcomes = write_group(&store.pool, &group).await.unwrap();
+        assert!(matches!(outcomes[..], [Ok(()), Ok(())]), "{outcomes:?}");
+        assert_eq!(store.load_game(&game).await.unwrap().moves.len(), 2);
     }
 
     #[tokio::test]
