@@ -7,6 +7,10 @@
 /// without wrapping around an edge.
 const INNER_COLUMNS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
 
+/// Column `a`; multiplied by it, a set with at most one square per column gathers into the
+/// top byte.
+const COLUMN_A: u64 = 0x0101_0101_0101_0101;
+
 /// Squares reached from `p` by jumping over a run of `mask` discs in the direction of `shift`
 /// (both ways). Doubling the step covers the longest possible run of six discs in four steps.
 #[inline(always)]
@@ -170,7 +174,6 @@ static DIAGONALS: [(u64, u64); 64] = {
 /// are indexed by column (a diagonal has one square per column), columns by row.
 #[inline]
 pub(crate) fn last_flip_count(p: u64, square: usize) -> u32 {
-    const COLUMN_A: u64 = 0x0101_0101_0101_0101;
     /// Gathers bit `8 * r` of a column into bit `r` of the top byte.
     const GATHER_COLUMN: u64 = 0x0102_0408_1020_4080;
     let square = square & 63;
@@ -189,7 +192,6 @@ pub(crate) fn last_flip_count(p: u64, square: usize) -> u32 {
 /// Squares next to a disc of `discs` (in any of the 8 directions), used for potential mobility.
 #[inline]
 pub(crate) fn neighbours(discs: u64) -> u64 {
-    const COLUMN_A: u64 = 0x0101_0101_0101_0101;
     const COLUMN_H: u64 = 0x8080_8080_8080_8080;
     let horizontal = ((discs << 1) & !COLUMN_A) | ((discs >> 1) & !COLUMN_H);
     let row = discs | horizontal;
