@@ -29,15 +29,37 @@ fn full_columns(filled: u64) -> u64 {
     (columns & ROW_1).wrapping_mul(0x0101_0101_0101_0101)
 }
 
-/// Squares whose diagonal line through steps of `shift` (7 or 9) is full in both directions.
-/// `down_end` holds the squares where a step of `+shift` leaves the board, `up_end` those
-/// where a step of `-shift` does.
-fn full_diagonals(filled: u64, shift: u32, down_end: u64, up_end: u64) -> u64 {
+/// Squares from which `steps` steps of `(columns, rows)` leave the board.
+const fn leaving(steps: i32, columns: i32, rows: i32) -> u64 {
+    let mut set = 0u64;
+    let mut square = 0;
+    while square < 64 {
+        let column = square % 8 + steps * columns;
+        let row = square / 8 + steps * rows;
+        if column < 0 || column > 7 || row < 0 || row > 7 {
+            set |= 1 << square;
+        }
+        square += 1;
+    }
+    set
+}
+
+/// Squares whose diagonal line through steps of `SHIFT` (7 or 9 squares, `COLUMNS` one column
+/// either way per step down) is full in both directions. A square passes a round when it and
+/// the square `k` steps on passed the round before (or that square is off the board), so each
+/// round doubles the span checked: three rounds cover a diagonal's eight squares. A shift that
+/// wraps round an edge lands on a square counted as off the board, so wrapping never matters.
+#[inline]
+fn full_diagonals<const SHIFT: u32, const COLUMNS: i32>(filled: u64) -> u64 {
+    let down_ends =
+        const { [leaving(1, COLUMNS, 1), leaving(2, COLUMNS, 1), leaving(4, COLUMNS, 1)] };
+    let up_ends =
+        const { [leaving(1, -COLUMNS, -1), leaving(2, -COLUMNS, -1), leaving(4, -COLUMNS, -1)] };
     let (mut down, mut up) = (filled, filled);
-    // After k rounds: filled, and so are the next k squares along the line (or the edge came).
-    for _ in 0..7 {
-        down &= (down >> shift) | down_end;
-        up &= (up << shift) | up_end;
+    for (round, (down_end, up_end)) in down_ends.into_iter().zip(up_ends).enumerate() {
+        let step = SHIFT << round;
+        down &= (down >> step) | down_end;
+        up &= (up << step) | up_end;
     }
     down & up
 }
@@ -46,8 +68,8 @@ fn full_diagonals(filled: u64, shift: u32, down_end: u64, up_end: u64) -> u64 {
 pub(super) fn stable_discs(own: u64, filled: u64) -> u64 {
     let horizontal_safe = full_rows(filled) | COLUMN_A | COLUMN_H;
     let vertical_safe = full_columns(filled) | ROW_1 | ROW_8;
-    let diag9_safe = full_diagonals(filled, 9, COLUMN_H | ROW_8, COLUMN_A | ROW_1) | EDGE;
-    let diag7_safe = full_diagonals(filled, 7, COLUMN_A | ROW_8, COLUMN_H | ROW_1) | EDGE;
+    let diag9_safe = full_diagonals::<9, 1>(filled) | EDGE;
+    let diag7_safe = full_diagonals::<7, -1>(filled) | EDGE;
 
     let mut stable = 0u64;
     loop {
@@ -95,5 +117,43 @@ mod tests {
         assert_eq!(stable_discs(d4, lines | d4) & d4, d4);
         // One empty square on its column makes it flippable.
         assert_eq!(stable_discs(d4, (lines | d4) & !(1 << 3)), 0);
+    }
+
+    /// Whether every square on the line through `square` along `(columns, rows)` is filled.
+    fn line_full(filled: u64, square: i32, columns: i32, rows: i32) -> bool {
+        [(columns, rows), (-columns, -rows)].iter().all(|&(dc, dr)| {
+            let (mut c, mut r) = (square % 8, square / 8);
+            while (0..8).contains(&c) && (0..8).contains(&r) {
+                if filled & (1 << (r * 8 + c)) == 0 {
+                    return false;
+                }
+                c += dc;
+                r += dr;
+            }
+            true
+        })
+    }
+
+    #[test]
+    fn full_diagonals_are_the_squares_whose_whole_diagonal_is_filled() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2_000 {
+            // Dense random boards, so that full diagonals are common.
+            let mut filled = !0u64;
+            for _ in 0..3 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                filled &= state | (state >> 3);
+            }
+            let diagonals =
+                [(full_diagonals::<9, 1>(filled), 1), (full_diagonals::<7, -1>(filled), -1)];
+            for (full, columns) in diagonals {
+                for square in 0..64 {
+                    let expected = line_full(filled, square, columns, 1);
+                    assert_eq!(full & (1 << square) != 0, expected, "{filled:#x} {square}");
+                }
+            }
+        }
     }
 }
