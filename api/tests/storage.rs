@@ -26,6 +26,7 @@ on_both_backends!(
     connecting_again_runs_no_migration_and_keeps_the_data,
     a_reachable_database_answers_ping,
     a_created_game_reads_back_exactly,
+    a_game_reads_back_without_its_moves,
     creating_a_game_with_a_taken_id_is_a_conflict,
     an_unknown_game_is_not_found_by_any_method,
     moves_read_back_in_order_with_passes,
@@ -199,6 +200,15 @@ async fn a_created_game_reads_back_exactly(db: Db) {
     }
 }
 
+async fn a_game_reads_back_without_its_moves(db: Db) {
+    let game = new_game();
+    let moves = create_with_moves(&db.store, &game, &[place("d3"), place("c3")]).await;
+    let last = moves.last().unwrap().played_at;
+    let row = db.store.game(&game.id).await.unwrap();
+    assert_eq!(row, GameRow { updated_at: last, ..created(&game) });
+    assert_eq!(row, db.store.load_game(&game.id).await.unwrap().game);
+}
+
 async fn creating_a_game_with_a_taken_id_is_a_conflict(db: Db) {
     let game = new_game();
     db.store.create_game(&game).await.unwrap();
@@ -210,6 +220,7 @@ async fn creating_a_game_with_a_taken_id_is_a_conflict(db: Db) {
 async fn an_unknown_game_is_not_found_by_any_method(db: Db) {
     let id = GameId::generate();
     assert_not_found(db.store.load_game(&id).await);
+    assert_not_found(db.store.game(&id).await);
     assert_not_found(db.store.append_move(&id, 0, place("d3"), T0).await);
     assert_not_found(db.store.truncate_moves(&id, 0).await);
     assert_not_found(db.store.finish_game(&id, &finished(T0)).await);

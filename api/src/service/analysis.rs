@@ -243,7 +243,7 @@ impl Analyses {
         by: Option<&PlayerId>,
     ) -> Result<AnalysisRow, AnalysisError> {
         let store = &self.inner.store;
-        let game = store.load_game(game_id).await?.game;
+        let game = store.game(game_id).await?;
         if game.status == GameStatus::Live {
             return Err(AnalysisError::GameLive);
         }
@@ -272,8 +272,8 @@ impl Analyses {
     /// Queues the analysis of a game that just ended, if it finished with a result; a full
     /// queue drops it with a log line.
     pub async fn game_ended(&self, game_id: GameId) {
-        match self.inner.store.load_game(&game_id).await {
-            Ok(record) if record.game.status == GameStatus::Finished => {}
+        match self.inner.store.game(&game_id).await {
+            Ok(game) if game.status == GameStatus::Finished => {}
             Ok(_) => return,
             Err(error) => {
                 tracing::warn!(game = %game_id, %error, "finished game not queued for analysis");

@@ -351,7 +351,7 @@ impl GameTask {
                     }
                 }
                 Event::RematchStarted { game_id, setup, .. } => {
-                    let room = store.load_game(id).await?.game.room_code;
+                    let room = store.game(id).await?.room_code;
                     let start = outflank_engine::Board::start();
                     let row = convert::new_game(
                         game_id,

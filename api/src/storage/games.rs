@@ -273,17 +273,26 @@ impl Store {
         other.map(|id| parse("black_id", &id)).transpose()
     }
 
-    /// A game with its moves in ply order.
+    /// A game without its moves: what checking its status or room needs, in one row rather
+    /// than one per ply.
     ///
     /// # Errors
     /// [`DbError::NotFound`] for an unknown game; [`DbError::Other`] if a stored value is corrupt.
-    pub async fn load_game(&self, game_id: &GameId) -> DbResult<GameRecord> {
+    pub async fn game(&self, game_id: &GameId) -> DbResult<GameRow> {
         let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
             .bind(game_id.as_str())
             .fetch_optional(&self.pool)
             .await?
             .ok_or(DbError::NotFound)?;
-        let game = game_row(&row)?;
+        game_row(&row)
+    }
+
+    /// A game with its moves in ply order.
+    ///
+    /// # Errors
+    /// [`DbError::NotFound`] for an unknown game; [`DbError::Other`] if a stored value is corrupt.
+    pub async fn load_game(&self, game_id: &GameId) -> DbResult<GameRecord> {
+        let game = self.game(game_id).await?;
         let moves = sqlx::query(
             "SELECT game_id, ply, mv, played_at FROM moves WHERE game_id = $1 ORDER BY ply",
         )
