@@ -231,14 +231,17 @@ async fn connect_sqlite(url: &str) -> Result<AnyPool, sqlx::Error> {
         || path == ":memory:"
         || query.split('&').any(|pair| pair.eq_ignore_ascii_case("mode=memory"));
 
-    let options = AnyPoolOptions::new().after_connect(|connection, _| {
-        Box::pin(async move {
-            sqlx::query("PRAGMA foreign_keys = ON").execute(&mut *connection).await?;
-            let busy_timeout = format!("PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}");
-            sqlx::query(&busy_timeout).execute(&mut *connection).await?;
-            Ok(())
-        })
-    });
+    // A connection to a file in this process cannot drop as a network one can: no ping (a
+    // round trip to the connection's thread) before each use.
+    let options =
+        AnyPoolOptions::new().test_before_acquire(false).after_connect(|connection, _| {
+            Box::pin(async move {
+                sqlx::query("PRAGMA foreign_keys = ON").execute(&mut *connection).await?;
+                let busy_timeout = format!("PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}");
+                sqlx::query(&busy_timeout).execute(&mut *connection).await?;
+                Ok(())
+            })
+        });
     if in_memory {
         // Every connection to `:memory:` would be a new, empty database: keep exactly one.
         return options
