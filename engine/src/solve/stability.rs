@@ -44,20 +44,22 @@ const fn leaving(steps: i32, columns: i32, rows: i32) -> u64 {
     set
 }
 
-/// Squares whose diagonal line through steps of `SHIFT` (7 or 9 squares, `COLUMNS` one column
-/// either way per step down) is full in both directions. A square passes a round when it and
-/// the square `k` steps on passed the round before (or that square is off the board), so each
-/// round doubles the span checked: three rounds cover a diagonal's eight squares. A shift that
-/// wraps round an edge lands on a square counted as off the board, so wrapping never matters.
+/// Squares whose diagonal is full in both directions; a step down the diagonal moves one row
+/// down and `COLUMNS` (1 or -1) columns across, `8 + COLUMNS` squares. A square passes a round
+/// when it and the square the round's step on passed the round before (or that square is off
+/// the board), so each round doubles the span checked: three rounds of 1, 2 and 4 steps cover
+/// a diagonal's eight squares. A shift that wraps round an edge lands on a square counted as
+/// off the board, so wrapping never matters.
 #[inline]
-fn full_diagonals<const SHIFT: u32, const COLUMNS: i32>(filled: u64) -> u64 {
+fn full_diagonals<const COLUMNS: i32>(filled: u64) -> u64 {
+    let shift = (8 + COLUMNS) as u32;
     let down_ends =
         const { [leaving(1, COLUMNS, 1), leaving(2, COLUMNS, 1), leaving(4, COLUMNS, 1)] };
     let up_ends =
         const { [leaving(1, -COLUMNS, -1), leaving(2, -COLUMNS, -1), leaving(4, -COLUMNS, -1)] };
     let (mut down, mut up) = (filled, filled);
     for (round, (down_end, up_end)) in down_ends.into_iter().zip(up_ends).enumerate() {
-        let step = SHIFT << round;
+        let step = shift << round;
         down &= (down >> step) | down_end;
         up &= (up << step) | up_end;
     }
@@ -68,8 +70,8 @@ fn full_diagonals<const SHIFT: u32, const COLUMNS: i32>(filled: u64) -> u64 {
 pub(super) fn stable_discs(own: u64, filled: u64) -> u64 {
     let horizontal_safe = full_rows(filled) | COLUMN_A | COLUMN_H;
     let vertical_safe = full_columns(filled) | ROW_1 | ROW_8;
-    let diag9_safe = full_diagonals::<9, 1>(filled) | EDGE;
-    let diag7_safe = full_diagonals::<7, -1>(filled) | EDGE;
+    let diag9_safe = full_diagonals::<1>(filled) | EDGE;
+    let diag7_safe = full_diagonals::<-1>(filled) | EDGE;
 
     let mut stable = 0u64;
     loop {
@@ -146,8 +148,7 @@ mod tests {
                 state ^= state << 17;
                 filled &= state | (state >> 3);
             }
-            let diagonals =
-                [(full_diagonals::<9, 1>(filled), 1), (full_diagonals::<7, -1>(filled), -1)];
+            let diagonals = [(full_diagonals::<1>(filled), 1), (full_diagonals::<-1>(filled), -1)];
             for (full, columns) in diagonals {
                 for square in 0..64 {
                     let expected = line_full(filled, square, columns, 1);
