@@ -38,7 +38,7 @@ on_both_backends!(
     a_game_finishes_exactly_once,
     an_ended_game_takes_no_more_writes,
     a_game_cannot_finish_as_live,
-    a_move_its_forced_pass_and_the_turn_start_are_stored_together,
+    a_move_and_its_forced_pass_are_stored_together_and_start_the_clock,
     live_timed_games_are_the_live_ones_with_a_clock_and_their_moves,
     recent_games_are_a_players_ended_games_newest_first,
     a_created_room_reads_back_exactly,
@@ -115,6 +115,13 @@ fn created(game: &NewGame) -> GameRow {
         finished_at: None,
         turn_started_at: game.turn_started_at,
     }
+}
+
+/// `game`'s row as read back after plies played up to `last`: changed then, and its clock, if
+/// it has one, running since then.
+fn moved(game: &NewGame, last: Timestamp) -> GameRow {
+    let turn_started_at = game.turn_started_at.map(|_| last);
+    GameRow { updated_at: last, turn_started_at, ..created(game) }
 }
 
 fn finished(at: Timestamp) -> FinishedGame {
@@ -205,7 +212,7 @@ async fn a_game_reads_back_without_its_moves(db: Db) {
     let moves = create_with_moves(&db.store, &game, &[place("d3"), place("c3")]).await;
     let last = moves.last().unwrap().played_at;
     let row = db.store.game(&game.id).await.unwrap();
-    assert_eq!(row, GameRow { updated_at: last, ..created(&game) });
+    assert_eq!(row, moved(&game, last));
     assert_eq!(row, db.store.load_game(&game.id).await.unwrap().game);
 }
 
@@ -236,7 +243,7 @@ async fn moves_read_back_in_order_with_passes(db: Db) {
     let moves = create_with_moves(&db.store, &game, &line).await;
     let record = db.store.load_game(&game.id).await.unwrap();
     let last = moves.last().unwrap().played_at;
-    assert_eq!(record, GameRecord { game: GameRow { updated_at: last, ..created(&game) }, moves });
+    assert_eq!(record, GameRecord { game: moved(&game, last), moves });
 }
 
 async fn appending_the_same_ply_twice_is_a_conflict(db: Db) {
@@ -384,18 +391,18 @@ async fn a_game_cannot_finish_as_live(db: Db) {
     assert_eq!(db.store.load_game(&game.id).await.unwrap().game, created(&game));
 }
 
-async fn a_move_its_forced_pass_and_the_turn_start_are_stored_together(db: Db) {
+async fn a_move_and_its_forced_pass_are_stored_together_and_start_the_clock(db: Db) {
     let game = new_game();
     db.store.create_game(&game).await.unwrap();
     let at = T0.plus(12_345);
     let plies = [place("d3"), Move::Pass];
-    db.store.append_plies(&game.id, 0, &plies, at, Some(at)).await.unwrap();
+    db.store.append_plies(&game.id, 0, &plies, at).await.unwrap();
     let stored = db.store.load_game(&game.id).await.unwrap();
     let expected = GameRow { turn_started_at: Some(at), updated_at: at, ..created(&game) };
     assert_eq!(stored.game, expected);
     let moves: Vec<Move> = stored.moves.iter().map(|row| row.mv).collect();
     assert_eq!(moves, plies);
-    assert_conflict(db.store.append_plies(&game.id, 1, &[place("c3")], at, None).await);
+    assert_conflict(db.store.append_plies(&game.id, 1, &[place("c3")], at).await);
 }
 
 async fn live_timed_games_are_the_live_ones_with_a_clock_and_their_moves(db: Db) {
@@ -411,7 +418,7 @@ async fn live_timed_games_are_the_live_ones_with_a_clock_and_their_moves(db: Db)
     let live = db.store.live_timed_games().await.unwrap();
     let last = first_moves.last().unwrap().played_at;
     let expected = vec![
-        GameRecord { game: GameRow { updated_at: last, ..created(&first) }, moves: first_moves },
+        GameRecord { game: moved(&first, last), moves: first_moves },
         GameRecord { game: created(&quiet), moves: vec![] },
     ];
     assert_eq!(live, expected);
@@ -726,16 +733,19 @@ async fn abandoned_games_without_a_clock_are_aborted_and_timed_ones_left(db: Db)
     };
     let recent =
         NewGame { id: GameId::generate(), created_at: T0.plus(10_000), ..computer.clone() };
+    // Started as long ago as the abandoned one, but played since.
+    let played = NewGame { id: GameId::generate(), ..computer.clone() };
     let timed = new_game();
-    for game in [&computer, &recent, &timed] {
+    for game in [&computer, &recent, &played, &timed] {
         db.store.create_game(game).await.unwrap();
     }
+    db.store.append_move(&played.id, 0, place("d3"), T0.plus(10_000)).await.unwrap();
     let ended = db.store.abort_abandoned_games(T0.plus(5_000), T0.plus(99_000)).await.unwrap();
     assert_eq!(ended, 1);
     let stored = db.store.load_game(&computer.id).await.unwrap().game;
     assert_eq!((stored.status, stored.end_reason), (GameStatus::Aborted, Some(EndReason::Aborted)));
     assert_eq!(stored.finished_at, Some(T0.plus(99_000)));
-    for game in [&recent, &timed] {
+    for game in [&recent, &played, &timed] {
         assert_eq!(db.store.load_game(&game.id).await.unwrap().game.status, GameStatus::Live);
     }
 }
@@ -924,7 +934,7 @@ async fn watchable_games_are_the_live_quick_and_ranked_ones_best_rated_first(db:
     // newest first; Low's 1,100 last, though the computer is White.
     assert_eq!(ids, [&ranked.id, &bob_computer.id, &guests_newer.id, &guests.id, &low_computer.id]);
     let first = &listed[0];
-    assert_eq!(first.game, GameRow { updated_at: T0.plus(8_000), ..created(&ranked) });
+    assert_eq!(first.game, moved(&ranked, T0.plus(8_000)));
     assert_eq!(first.plies, 3);
     assert_eq!(first.black, Some(SeatStanding { rating: 1_304.0, rated_games: 3 }));
     assert_eq!(first.white, Some(SeatStanding { rating: 1_512.4, rated_games: 12 }));

@@ -312,17 +312,8 @@ impl GameTask {
                 Event::Moved { at, plies, .. } => {
                     let Some(first) = plies.first() else { continue };
                     let moves: Vec<Move> = plies.iter().map(|ply| ply.mv).collect();
-                    let clocked = self.state.mode().has_clock() && self.state.ending().is_none();
-                    let turn_started = clocked.then_some(*at);
-                    store
-                        .append_plies(
-                            id,
-                            convert::ply_number(first.number - 1),
-                            &moves,
-                            *at,
-                            turn_started,
-                        )
-                        .await?;
+                    let first = convert::ply_number(first.number - 1);
+                    store.append_plies(id, first, &moves, *at).await?;
                 }
                 Event::Undone { ply_count, .. } => {
                     store.truncate_moves(id, convert::ply_number(*ply_count)).await?;

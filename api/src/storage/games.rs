@@ -5,6 +5,10 @@
 //! stored plus one: `COALESCE((SELECT MAX(ply) …), -1) + 1`, one step down the primary key's
 //! index. Counting the game's plies instead read all of them on every move (on PostgreSQL
 //! without the commit's flush, about twice the statement's cost at 30 plies a game).
+//!
+//! A move writes its plies alone, not its game's row: when a game last changed and when the
+//! side to move started thinking are read back from its last ply ([`game_columns`],
+//! [`last_change`]). Rewriting the row on every move had doubled the pages each move dirtied.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -22,10 +26,58 @@ use super::{
 use crate::accounts::rating::RatedGame;
 use crate::domain::{GameId, GameStatus, PlayerId, Timestamp};
 
-/// The columns of `games`; [`game_row`] reads them by name.
-pub(super) const GAME_COLUMNS: &str = "id, mode, level, black_id, black_name, white_id, white_name, status, \
-    winner, end_reason, black_discs, white_discs, start_position, move_time_ms, room_code, rated, \
-    created_at, updated_at, finished_at, turn_started_at";
+/// The columns of `games` that are read as they are stored.
+const STORED_COLUMNS: [&str; 18] = [
+    "id",
+    "mode",
+    "level",
+    "black_id",
+    "black_name",
+    "white_id",
+    "white_name",
+    "status",
+    "winner",
+    "end_reason",
+    "black_discs",
+    "white_discs",
+    "start_position",
+    "move_time_ms",
+    "room_code",
+    "rated",
+    "created_at",
+    "finished_at",
+];
+
+/// The select list of a game row, `games` being named `table` in the query; [`game_row`]
+/// reads it by name. `updated_at` and a running clock's `turn_started_at` are the row's own or
+/// the game's last ply's time, whichever is later.
+pub(super) fn game_columns(table: &str) -> String {
+    let last = last_ply_time(table);
+    let mut columns: Vec<String> =
+        STORED_COLUMNS.iter().map(|column| format!("{table}.{column}")).collect();
+    columns.push(format!("{} AS updated_at", last_change(table)));
+    columns.push(format!(
+        "CASE WHEN {table}.turn_started_at IS NOT NULL AND {last} > {table}.turn_started_at \
+             THEN {last} ELSE {table}.turn_started_at END AS turn_started_at"
+    ));
+    columns.join(", ")
+}
+
+/// When the game `table` last changed: its row's `updated_at` or its last ply's time, whichever
+/// is later.
+pub(super) fn last_change(table: &str) -> String {
+    let last = last_ply_time(table);
+    format!("CASE WHEN {last} > {table}.updated_at THEN {last} ELSE {table}.updated_at END")
+}
+
+/// When the last ply of the game `table` was played (`NULL` before the first): one step down
+/// the primary key's index.
+fn last_ply_time(table: &str) -> String {
+    format!(
+        "(SELECT lp.played_at FROM moves lp WHERE lp.game_id = {table}.id \
+          ORDER BY lp.ply DESC LIMIT 1)"
+    )
+}
 
 /// The modes whose moves are timed ([`crate::domain::Mode::has_clock`]), as an SQL list.
 pub(super) const TIMED_MODES: &str = "('friend', 'quick', 'ranked')";
@@ -126,12 +178,13 @@ impl Store {
         mv: Move,
         at: Timestamp,
     ) -> DbResult<()> {
-        self.append_plies(game_id, ply, &[mv], at, None).await
+        self.append_plies(game_id, ply, &[mv], at).await
     }
 
-    /// Stores `plies` of a live game from ply `first` (numbered from 0), and, with
-    /// `turn_started_at`, when the side now to move started thinking: one transaction for a
-    /// move, the passes it forces and the clock, so a move costs one write.
+    /// Stores `plies` of a live game from ply `first` (numbered from 0), all played `at`: one
+    /// transaction for a move and the passes it forces, so a move costs one write. The game's
+    /// row is not written: from now on it reads as changed `at`, and a running clock as started
+    /// `at`.
     ///
     /// # Errors
     /// As [`Store::append_move`].
@@ -141,10 +194,9 @@ impl Store {
         first: u32,
         plies: &[Move],
         at: Timestamp,
-        turn_started_at: Option<Timestamp>,
     ) -> DbResult<()> {
         let started = std::time::Instant::now();
-        let outcome = self.append_plies_now(game_id, first, plies, at, turn_started_at).await;
+        let outcome = self.append_plies_now(game_id, first, plies, at).await;
         let finished = std::time::Instant::now();
         self.write_latency.record(finished.saturating_duration_since(started), finished);
         outcome
@@ -161,15 +213,8 @@ impl Store {
         first: u32,
         plies: &[Move],
         at: Timestamp,
-        turn_started_at: Option<Timestamp>,
     ) -> DbResult<()> {
-        let write = PlyWrite {
-            game_id: game_id.clone(),
-            first,
-            plies: plies.to_vec(),
-            at,
-            turn_started_at,
-        };
+        let write = PlyWrite { game_id: game_id.clone(), first, plies: plies.to_vec(), at };
         if let Some(writer) = &self.sqlite_writer {
             return writer.append(write).await;
         }
@@ -279,11 +324,12 @@ impl Store {
     /// # Errors
     /// [`DbError::NotFound`] for an unknown game; [`DbError::Other`] if a stored value is corrupt.
     pub async fn game(&self, game_id: &GameId) -> DbResult<GameRow> {
-        let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
-            .bind(game_id.as_str())
-            .fetch_optional(&self.pool)
-            .await?
-            .ok_or(DbError::NotFound)?;
+        let row =
+            sqlx::query(&format!("SELECT {} FROM games WHERE id = $1", game_columns("games")))
+                .bind(game_id.as_str())
+                .fetch_optional(&self.pool)
+                .await?
+                .ok_or(DbError::NotFound)?;
         game_row(&row)
     }
 
@@ -314,8 +360,9 @@ impl Store {
     /// [`DbError::Other`] if a stored value is corrupt.
     pub async fn live_timed_games(&self) -> DbResult<Vec<GameRecord>> {
         let games = sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE status = 'live' AND mode IN {TIMED_MODES} \
-             ORDER BY created_at, id"
+            "SELECT {columns} FROM games WHERE status = 'live' AND mode IN {TIMED_MODES} \
+             ORDER BY created_at, id",
+            columns = game_columns("games"),
         ))
         .fetch_all(&self.pool)
         .await?;
@@ -356,7 +403,8 @@ impl Store {
         let ended = sqlx::query(&format!(
             "UPDATE games SET status = 'aborted', end_reason = 'aborted', finished_at = $2, \
                 updated_at = $2, turn_started_at = NULL \
-             WHERE status = 'live' AND mode NOT IN {TIMED_MODES} AND updated_at < $1"
+             WHERE status = 'live' AND mode NOT IN {TIMED_MODES} AND {changed} < $1",
+            changed = last_change("games"),
         ))
         .bind(idle_since.0)
         .bind(now.0)
@@ -372,9 +420,10 @@ impl Store {
     /// [`DbError::Other`] if a stored value is corrupt.
     pub async fn recent_games(&self, player_id: &PlayerId, limit: u32) -> DbResult<Vec<GameRow>> {
         sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS} FROM games \
+            "SELECT {columns} FROM games \
              WHERE (black_id = $1 OR white_id = $1) AND status <> 'live' \
-             ORDER BY finished_at DESC, id DESC LIMIT $2"
+             ORDER BY finished_at DESC, id DESC LIMIT $2",
+            columns = game_columns("games"),
         ))
         .bind(player_id.as_str())
         .bind(i64::from(limit))
@@ -387,28 +436,24 @@ impl Store {
 }
 
 /// [`Store::append_plies`] of a single ply on PostgreSQL, as one statement: the most common
-/// write of a busy server costs one round trip. The game row is updated, and the ply stored,
-/// only if the game is live and the ply is the next one.
+/// write of a busy server costs one round trip. The ply is stored only if the game is live and
+/// the ply is its next one.
 pub(super) async fn append_one_postgres(
     pool: &sqlx::AnyPool,
     write: &PlyWrite,
     mv: Move,
 ) -> DbResult<()> {
-    let PlyWrite { game_id, first, at, turn_started_at, .. } = write;
+    let PlyWrite { game_id, first, at, .. } = write;
     let ply: i32 = convert("moves.ply", *first)?;
     let inserted = sqlx::query(
-        "WITH game AS ( \
-             UPDATE games SET updated_at = $4, turn_started_at = COALESCE($5, turn_started_at) \
-             WHERE id = $1 AND status = 'live' \
-                 AND COALESCE((SELECT MAX(ply) FROM moves WHERE game_id = $1), -1) + 1 = $2 \
-             RETURNING id) \
-         INSERT INTO moves (game_id, ply, mv, played_at) SELECT id, $2, $3, $4 FROM game",
+        "INSERT INTO moves (game_id, ply, mv, played_at) SELECT id, $2, $3, $4 FROM games \
+         WHERE id = $1 AND status = 'live' \
+             AND COALESCE((SELECT MAX(ply) FROM moves WHERE game_id = $1), -1) + 1 = $2",
     )
     .bind(game_id.as_str())
     .bind(ply)
     .bind(mv.to_string())
     .bind(at.0)
-    .bind(turn_started_at.map(|at| at.0))
     .execute(pool)
     .await?
     .rows_affected();
@@ -426,27 +471,13 @@ pub(super) struct PlyWrite {
     pub first: u32,
     pub plies: Vec<Move>,
     pub at: Timestamp,
-    /// When the side now to move started thinking, if the game has a clock.
-    pub turn_started_at: Option<Timestamp>,
 }
 
 /// The body of [`Store::append_plies`], inside `tx`.
 pub(super) async fn append_in(tx: &mut Transaction<'_, Any>, write: &PlyWrite) -> DbResult<()> {
-    let PlyWrite { game_id, first, plies, at, turn_started_at } = write;
-    // Writing the game row first serialises appends to one game on both backends.
-    let updated = sqlx::query(
-        "UPDATE games SET updated_at = $2, turn_started_at = COALESCE($3, turn_started_at) \
-         WHERE id = $1 AND status = 'live'",
-    )
-    .bind(game_id.as_str())
-    .bind(at.0)
-    .bind(turn_started_at.map(|at| at.0))
-    .execute(&mut **tx)
-    .await?
-    .rows_affected();
-    if updated == 0 {
-        return Err(missing_or_over(&mut **tx, game_id).await);
-    }
+    let PlyWrite { game_id, first, plies, at } = write;
+    // Locking the game row first serialises appends to one game on both backends.
+    lock_live_game(tx, game_id).await?;
     for (offset, mv) in plies.iter().enumerate() {
         let ply: i32 = convert("moves.ply", u64::from(*first) + offset as u64)?;
         // Each ply is stored only if it is the next one, so a stale or repeated append fails.
@@ -466,48 +497,6 @@ pub(super) async fn append_in(tx: &mut Transaction<'_, Any>, write: &PlyWrite) -
         }
     }
     Ok(())
-}
-
-/// [`append_in`] for a group of SQLite appends, without a savepoint of its own: one guarded
-/// `UPDATE` checks that the game is live and that `first` is its next ply, so a refused append
-/// (the inner error) writes nothing at all; the inserts that follow cannot be refused, since the
-/// group's transaction holds the database's one write lock. An error of the database (the outer
-/// one) loses the whole group. Two statements for a move instead of four.
-pub(super) async fn append_guarded_in(
-    tx: &mut Transaction<'_, Any>,
-    write: &PlyWrite,
-) -> DbResult<DbResult<()>> {
-    let PlyWrite { game_id, first, plies, at, turn_started_at } = write;
-    let first_ply: i32 = match convert("moves.ply", *first) {
-        Ok(ply) => ply,
-        Err(error) => return Ok(Err(error)),
-    };
-    let updated = sqlx::query(
-        "UPDATE games SET updated_at = $2, turn_started_at = COALESCE($3, turn_started_at) \
-         WHERE id = $1 AND status = 'live' \
-            AND COALESCE((SELECT MAX(ply) FROM moves WHERE game_id = $1), -1) + 1 = $4",
-    )
-    .bind(game_id.as_str())
-    .bind(at.0)
-    .bind(turn_started_at.map(|at| at.0))
-    .bind(first_ply)
-    .execute(&mut **tx)
-    .await?
-    .rows_affected();
-    if updated == 0 {
-        return Ok(Err(missing_or_over(&mut **tx, game_id).await));
-    }
-    for (offset, mv) in plies.iter().enumerate() {
-        let ply: i32 = convert("moves.ply", u64::from(*first) + offset as u64)?;
-        sqlx::query("INSERT INTO moves (game_id, ply, mv, played_at) VALUES ($1, $2, $3, $4)")
-            .bind(game_id.as_str())
-            .bind(ply)
-            .bind(mv.to_string())
-            .bind(at.0)
-            .execute(&mut **tx)
-            .await?;
-    }
-    Ok(Ok(()))
 }
 
 /// Touches a live game's row inside `tx`, which takes its write lock until the transaction ends.

@@ -10,7 +10,7 @@
 
 use sqlx::any::AnyRow;
 
-use super::games::{GAME_COLUMNS, TIMED_MODES, game_row};
+use super::games::{TIMED_MODES, game_columns, game_row, last_change};
 use super::{DbResult, GameRow, Store, convert, get, parse};
 use crate::domain::{PlayerId, Timestamp};
 
@@ -38,7 +38,7 @@ pub struct LobbyGame {
 /// The SQL condition "live and in progress", with `$1` the time since which a game without a
 /// clock must have changed; `g` is the `games` table.
 fn in_progress() -> String {
-    format!("g.status = 'live' AND (g.mode IN {TIMED_MODES} OR g.updated_at >= $1)")
+    format!("g.status = 'live' AND (g.mode IN {TIMED_MODES} OR {} >= $1)", last_change("g"))
 }
 
 impl Store {
@@ -82,8 +82,6 @@ impl Store {
     /// # Errors
     /// [`super::DbError::Other`] when the database fails or a stored value is corrupt.
     pub async fn watchable_games(&self, limit: u32) -> DbResult<Vec<LobbyGame>> {
-        let columns: Vec<String> =
-            GAME_COLUMNS.split(',').map(|c| format!("g.{}", c.trim())).collect();
         let seat_rating = |seat: &str, account: &str| {
             format!(
                 "COALESCE({account}.rating, CASE WHEN g.{seat}_id IS NULL THEN 0 ELSE 1200 END)"
@@ -101,7 +99,7 @@ impl Store {
              LEFT JOIN accounts wa ON wa.player_id = g.white_id AND wa.deleted_at IS NULL \
              WHERE g.status = 'live' AND g.mode IN {LISTED_MODES} \
              ORDER BY best_rating DESC, g.created_at DESC, g.id LIMIT $1",
-            columns = columns.join(", "),
+            columns = game_columns("g"),
         ))
         .bind(i64::from(limit))
         .fetch_all(&self.pool)
@@ -118,9 +116,10 @@ impl Store {
     /// [`super::DbError::Other`] when the database fails or a stored value is corrupt.
     pub async fn recent_results(&self, limit: u32) -> DbResult<Vec<GameRow>> {
         sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS} FROM games \
+            "SELECT {columns} FROM games \
              WHERE status = 'finished' AND mode IN {LISTED_MODES} \
-             ORDER BY finished_at DESC, id DESC LIMIT $1"
+             ORDER BY finished_at DESC, id DESC LIMIT $1",
+            columns = game_columns("games"),
         ))
         .bind(i64::from(limit))
         .fetch_all(&self.pool)

@@ -3,8 +3,8 @@
 //! Every commit waits for PostgreSQL to flush its log to disk, and that flush, not the statement,
 //! is most of what a move costs the database: on a 2-core virtual machine, two nodes at 1,240
 //! moves/s kept PostgreSQL busy for more than a core. Here one writer task takes the moves
-//! waiting and writes them as a single statement that updates each game's row and stores its
-//! ply only where the game is live and the ply is its next (group commit); the moves arriving
+//! waiting and writes them as a single statement that stores each ply only where its game is
+//! live and the ply is the game's next (group commit); the moves arriving
 //! meanwhile go together in the next one. A refused move fails alone, and a move is still
 //! confirmed only after the commit that holds it.
 //!
@@ -199,9 +199,8 @@ async fn write_group(pool: &AnyPool, group: &[Append]) -> Vec<DbResult<()>> {
     outcomes
 }
 
-/// The appends of `group` (one per game) as one statement: each game's row is updated and its
-/// ply inserted only if the game is live and the ply is its next one; the games whose ply
-/// landed come back. Values are written into the text, which is safe only because each is an
+/// The appends of `group` (one per game) as one statement: each ply is inserted only if its
+/// game is live and the ply is the game's next one; the games whose ply landed come back. Values are written into the text, which is safe only because each is an
 /// integer or a string of ASCII letters and digits (a game id, a move such as `d3` or `pass`);
 /// `None` if one were anything else.
 fn group_statement(group: &[Append]) -> Option<String> {
@@ -212,27 +211,23 @@ fn group_statement(group: &[Append]) -> Option<String> {
         if !is_plain(id) || !is_plain(&mv) {
             return None;
         }
-        let turn = write.turn_started_at.map_or_else(|| "NULL".to_owned(), |at| at.0.to_string());
         let _ = write!(
             values,
-            "{comma}('{id}'::text, {ply}::integer, '{mv}'::text, {at}::bigint, {turn}::bigint)",
+            "{comma}('{id}'::text, {ply}::integer, '{mv}'::text, {at}::bigint)",
             comma = if index == 0 { "" } else { ", " },
             ply = write.first,
             at = write.at.0,
         );
     }
     Some(format!(
-        "WITH input (game_id, ply, mv, played_at, turn_started_at) AS (VALUES {values}), \
-         game AS ( \
-             UPDATE games SET updated_at = input.played_at, \
-                 turn_started_at = COALESCE(input.turn_started_at, games.turn_started_at) \
-             FROM input \
-             WHERE games.id = input.game_id AND games.status = 'live' \
-                 AND COALESCE((SELECT MAX(ply) FROM moves WHERE moves.game_id = input.game_id), \
-                     -1) + 1 = input.ply \
-             RETURNING games.id, input.ply, input.mv, input.played_at) \
+        "WITH input (game_id, ply, mv, played_at) AS (VALUES {values}) \
          INSERT INTO moves (game_id, ply, mv, played_at) \
-         SELECT id, ply, mv, played_at FROM game RETURNING game_id"
+         SELECT input.game_id, input.ply, input.mv, input.played_at \
+         FROM input JOIN games ON games.id = input.game_id \
+         WHERE games.status = 'live' \
+             AND COALESCE((SELECT MAX(ply) FROM moves WHERE moves.game_id = input.game_id), -1) \
+                 + 1 = input.ply \
+         RETURNING game_id"
     ))
 }
 
@@ -248,13 +243,7 @@ mod tests {
     use outflank_engine::Square;
 
     fn append(game_id: &GameId, first: u32, mv: Move) -> Append {
-        let write = PlyWrite {
-            game_id: game_id.clone(),
-            first,
-            plies: vec![mv],
-            at: Timestamp(2),
-            turn_started_at: None,
-        };
+        let write = PlyWrite { game_id: game_id.clone(), first, plies: vec![mv], at: Timestamp(2) };
         Append { write, mv, reply: oneshot::channel().0 }
     }
 
@@ -294,7 +283,7 @@ mod tests {
     fn a_statement_holds_each_move_as_plain_values() {
         let game = GameId::generate();
         let statement = group_statement(&[append(&game, 7, Move::Pass)]).unwrap();
-        let row = format!("('{game}'::text, 7::integer, 'pass'::text, 2::bigint, NULL::bigint)");
+        let row = format!("('{game}'::text, 7::integer, 'pass'::text, 2::bigint)");
         assert!(statement.contains(&row), "{statement}");
     }
 

@@ -5,8 +5,8 @@
 //! (1 to 100 ms a try), and every move costs a commit of its own, which caps a server near one
 //! move per `fsync`. Here writers instead queue in order on an async gate, and moves that arrive
 //! while a commit is in progress are written together in the next transaction (group commit),
-//! each behind a guard that writes nothing when the move is refused, so that one refused move
-//! fails alone. A move is still confirmed only after the commit that holds it.
+//! each stored only if its game is live and its first ply is the game's next, so that one
+//! refused move fails alone. A move is still confirmed only after the commit that holds it.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -16,8 +16,8 @@ use serde::Serialize;
 use sqlx::{Any, AnyPool, Transaction};
 use tokio::sync::{Mutex, MutexGuard, mpsc, oneshot};
 
-use super::games::{PlyWrite, append_guarded_in, missing_or_over};
-use super::{DbError, DbResult};
+use super::games::{PlyWrite, missing_or_over};
+use super::{DbError, DbResult, convert};
 
 /// The most moves one transaction holds; more wait for the next.
 const MAX_GROUP: usize = 256;
@@ -94,19 +94,23 @@ async fn write_groups(pool: AnyPool, gate: Arc<Mutex<()>>, mut receiver: mpsc::R
 
 /// Writes the appends in one transaction: the outcome of each, or the error that lost them all.
 ///
-/// A group goes to SQLite's thread as two statements that read every append from one JSON
-/// parameter ([`GUARD_GROUP`], [`INSERT_GROUP`]). Their text never changes, so each
-/// connection compiles them once: a move costs neither a round trip between this task and
-/// that thread nor a statement to compile. A group that names a game twice, which the game
-/// tasks never send, is written append by append instead.
+/// A group goes to SQLite's thread as one statement that reads every append from one JSON
+/// parameter ([`INSERT_GROUP`]). Its text never changes, so each connection compiles it once:
+/// a move costs neither a round trip between this task and that thread nor a statement to
+/// compile. A group that names a game twice, which the game tasks never send, is written
+/// append by append instead.
 async fn write_group(pool: &AnyPool, group: &[Append]) -> DbResult<Vec<DbResult<()>>> {
     let mut tx = pool.begin().await?;
     let outcomes = match group_rows(group) {
-        Some(rows) => write_rows(&mut tx, group, &rows).await?,
-        None => {
+        Ok(rows) => write_rows(&mut tx, group, &rows).await?,
+        Err(_) => {
             let mut outcomes = Vec::with_capacity(group.len());
             for append in group {
-                outcomes.push(append_guarded_in(&mut tx, &append.write).await?);
+                let one = std::slice::from_ref(append);
+                outcomes.push(match group_rows(one) {
+                    Ok(rows) => write_rows(&mut tx, one, &rows).await?.remove(0),
+                    Err(error) => Err(error),
+                });
             }
             outcomes
         }
@@ -115,26 +119,22 @@ async fn write_group(pool: &AnyPool, group: &[Append]) -> DbResult<Vec<DbResult<
     Ok(outcomes)
 }
 
-/// The group statements for `rows` (the appends of `group`, in order) inside `tx`: the
-/// outcome of each append.
+/// [`INSERT_GROUP`] for `rows` (the appends of `group`, in order) inside `tx`: the outcome of
+/// each append.
 async fn write_rows(
     tx: &mut Transaction<'_, Any>,
     group: &[Append],
     rows: &[GroupRow<'_>],
 ) -> DbResult<Vec<DbResult<()>>> {
     let landed: Vec<String> =
-        sqlx::query_scalar(GUARD_GROUP).bind(json(&rows)?).fetch_all(&mut **tx).await?;
+        sqlx::query_scalar(INSERT_GROUP).bind(json(&rows)?).fetch_all(&mut **tx).await?;
     let landed: HashSet<&str> = landed.iter().map(String::as_str).collect();
-    let accepted: Vec<&GroupRow> = rows.iter().filter(|row| landed.contains(row.id)).collect();
-    if !accepted.is_empty() {
-        sqlx::query(INSERT_GROUP).bind(json(&accepted)?).execute(&mut **tx).await?;
-    }
     let mut outcomes = Vec::with_capacity(group.len());
     for Append { write, .. } in group {
         outcomes.push(if landed.contains(write.game_id.as_str()) {
             Ok(())
         } else {
-            // Refused: say why, as the append-by-append path would.
+            // Refused: say why, as a single append would.
             Err(missing_or_over(&mut **tx, &write.game_id).await)
         });
     }
@@ -146,52 +146,50 @@ fn json(value: &impl Serialize) -> DbResult<String> {
     serde_json::to_string(value).map_err(|error| DbError::Other(error.to_string()))
 }
 
-/// The guard of [`append_guarded_in`] for every append of a group at once: touches each game
-/// that is live and whose next ply is the append's first, and returns their ids.
-const GUARD_GROUP: &str = "UPDATE games \
-     SET updated_at = row.value ->> 'at', \
-         turn_started_at = COALESCE(row.value ->> 'turn', turn_started_at) \
-     FROM json_each($1) AS row \
-     WHERE games.id = row.value ->> 'id' AND games.status = 'live' \
-        AND COALESCE((SELECT MAX(ply) FROM moves WHERE game_id = games.id), -1) + 1 \
-            = row.value ->> 'first' \
-     RETURNING games.id";
-
-/// The plies of every append that passed [`GUARD_GROUP`], numbered from each one's first.
+/// Stores the plies of every append whose game is live and whose first ply is the game's next
+/// one, numbered from that first, and returns their games' ids (once per ply). SQLite computes
+/// the whole selection before it inserts (it reads the table it writes), so an append's later
+/// plies are not refused by its earlier ones; and since an `INSERT` takes the write lock before
+/// it reads, the check and the write see the same moves.
 const INSERT_GROUP: &str = "INSERT INTO moves (game_id, ply, mv, played_at) \
-     SELECT row.value ->> 'id', (row.value ->> 'first') + ply.key, ply.value, row.value ->> 'at' \
-     FROM json_each($1) AS row, json_each(row.value -> 'plies') AS ply";
+     SELECT games.id, (input.value ->> 'first') + plies.key, plies.value, input.value ->> 'at' \
+     FROM json_each($1) AS input \
+     JOIN games ON games.id = input.value ->> 'id' \
+     JOIN json_each(input.value -> 'plies') AS plies \
+     WHERE games.status = 'live' \
+        AND COALESCE((SELECT MAX(moves.ply) FROM moves WHERE moves.game_id = games.id), -1) + 1 \
+            = input.value ->> 'first' \
+     RETURNING game_id";
 
-/// One append as the group statements read it.
+/// One append as [`INSERT_GROUP`] reads it.
 #[derive(Debug, Serialize)]
 struct GroupRow<'a> {
     id: &'a str,
     first: u32,
     at: i64,
-    turn: Option<i64>,
     plies: Vec<String>,
 }
 
-/// The appends of `group` as rows for the group statements, or `None` when a game appears
-/// twice (one guard could not tell its appends apart) or a ply number would not fit the
-/// column, which the append-by-append path reports.
-fn group_rows(group: &[Append]) -> Option<Vec<GroupRow<'_>>> {
+/// The appends of `group` as rows for [`INSERT_GROUP`]; an error when a game appears twice
+/// (one check could not tell its appends apart) or when a ply number would not fit the
+/// column (an error of that append alone).
+fn group_rows(group: &[Append]) -> DbResult<Vec<GroupRow<'_>>> {
     let mut games = HashSet::with_capacity(group.len());
     let mut rows = Vec::with_capacity(group.len());
     for Append { write, .. } in group {
-        let last = u64::from(write.first) + write.plies.len() as u64;
-        if !games.insert(write.game_id.as_str()) || last > i32::MAX as u64 {
-            return None;
+        if !games.insert(write.game_id.as_str()) {
+            return Err(DbError::Other("a group names a game twice".into()));
         }
+        let last = u64::from(write.first) + write.plies.len() as u64;
+        convert::<u64, i32>("moves.ply", last)?;
         rows.push(GroupRow {
             id: write.game_id.as_str(),
             first: write.first,
             at: write.at.0,
-            turn: write.turn_started_at.map(|at| at.0),
             plies: write.plies.iter().map(Move::to_string).collect(),
         });
     }
-    Some(rows)
+    Ok(rows)
 }
 
 #[cfg(test)]
@@ -225,7 +223,6 @@ mod tests {
             first,
             plies: plies.iter().copied().map(Move::Place).collect(),
             at: Timestamp(2),
-            turn_started_at: Some(Timestamp(2)),
         };
         Append { write, reply: oneshot::channel().0 }
     }
