@@ -32,6 +32,10 @@ const ETC_MIN: u32 = 10;
 /// Fewest empties at which moves are ordered by a shallow search ([`Search::estimate`], two
 /// plies deep, one more every three empties) rather than by the replies they leave.
 const ESTIMATE_MIN: u32 = 16;
+/// Fewest empties at which every ordering estimate is exact; below, the moves worse than the
+/// best estimated so far get a bound only (about 2 % fewer nodes on FFO #40-#49; bounds at
+/// every depth cost 7.7 % more).
+const EXACT_ESTIMATE_MIN: u32 = 20;
 /// Deepest ordering search, so that many empties do not make ordering dearer than solving.
 const ESTIMATE_MAX_DEPTH: u32 = 6;
 /// Fewest empties at which a node of a parallel solve shares its moves with idle threads
@@ -133,7 +137,7 @@ impl<'a> Search<'a> {
             return (0, None);
         }
         let start = self.candidates.len();
-        self.push_moves(p, o, moves, empties, NO_MOVE);
+        self.push_moves(p, o, moves);
         let (score, square) = self.search_moves(p, o, alpha, beta, empties, start, true);
         self.candidates.truncate(start);
         if self.stopped.is_some() {
@@ -347,7 +351,7 @@ impl<'a> Search<'a> {
             }
         }
         let start = self.candidates.len();
-        self.push_moves(p, o, moves, empties, NO_MOVE);
+        self.push_moves(p, o, moves);
         let (score, square) =
             self.search_moves(p, o, alpha, beta, empties, start, best == NO_SCORE);
         self.candidates.truncate(start);
@@ -382,6 +386,10 @@ impl<'a> Search<'a> {
                     }
                 }
             }
+        }
+        if empties >= ESTIMATE_MIN {
+            // After the table's cutoffs, which make these searches needless.
+            self.estimate_keys(p, o, empties, start);
         }
         let mut best = NO_SCORE;
         let mut best_move = NO_MOVE;
@@ -534,10 +542,10 @@ impl<'a> Search<'a> {
         best
     }
 
-    /// The moves of `p` with their flips and ordering keys: the table's move first, then
-    /// fastest-first (fewest replies for the opponent, corners counted twice), then fewer
-    /// potential replies, more stable corner discs and better squares.
-    fn push_moves(&mut self, p: u64, o: u64, moves: u64, empties: u32, table_move: u8) {
+    /// The moves of `p` with their flips and fastest-first ordering keys: fewest replies for
+    /// the opponent (corners counted twice), then fewer potential replies, more stable corner
+    /// discs and better squares.
+    fn push_moves(&mut self, p: u64, o: u64, moves: u64) {
         let mut rest = moves;
         while rest != 0 {
             let square = rest.trailing_zeros() as usize;
@@ -545,20 +553,32 @@ impl<'a> Search<'a> {
             let flipped = movegen::flips(p, o, square);
             let (np, no) = (o ^ flipped, p ^ flipped ^ (1 << square));
             let replies = movegen::moves(np, no);
-            let key = if square as u8 == table_move {
-                i32::MAX
-            } else if empties >= ESTIMATE_MIN {
-                let depth = (2 + (empties - ESTIMATE_MIN) / 3).min(ESTIMATE_MAX_DEPTH);
-                -self.estimate(np, no, depth, -INFINITE, INFINITE)
-            } else {
-                let empty = !(np | no);
-                let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-                let potential = (movegen::neighbours(no) & empty).count_ones() as i32;
-                let corners = corner_stability(no) as i32;
-                -mobility * (1 << 15) + corners * (1 << 11) - potential * (1 << 5)
-                    + SQUARE_VALUE[square]
-            };
+            let empty = !(np | no);
+            let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+            let potential = (movegen::neighbours(no) & empty).count_ones() as i32;
+            let corners = corner_stability(no) as i32;
+            let key = -mobility * (1 << 15) + corners * (1 << 11) - potential * (1 << 5)
+                + SQUARE_VALUE[square];
             self.candidates.push(Candidate { flipped, moves: replies, square: square as u8, key });
+        }
+    }
+
+    /// Replaces the keys of the candidates from `start` on by shallow searches
+    /// ([`Search::estimate`], two plies deep, one more every three empties). Below
+    /// [`EXACT_ESTIMATE_MIN`] empties only an estimate that beats every earlier one is exact;
+    /// the others are bounds, from a window closed at the best so far, which order them well
+    /// enough for fewer nodes.
+    fn estimate_keys(&mut self, p: u64, o: u64, empties: u32, start: usize) {
+        let depth = (2 + (empties - ESTIMATE_MIN) / 3).min(ESTIMATE_MAX_DEPTH);
+        let mut best = -INFINITE;
+        for i in start..self.candidates.len() {
+            let candidate = self.candidates[i];
+            let square = usize::from(candidate.square);
+            let (np, no) = (o ^ candidate.flipped, p ^ candidate.flipped ^ (1 << square));
+            let ceiling = if empties >= EXACT_ESTIMATE_MIN { INFINITE } else { -best };
+            let estimate = -self.estimate(np, no, depth, -INFINITE, ceiling);
+            best = best.max(estimate);
+            self.candidates[i].key = estimate;
         }
     }
 }
