@@ -50,24 +50,26 @@ const STORED_COLUMNS: [&str; 18] = [
 
 /// The select list of a game row, `games` being named `table` in the query; [`game_row`]
 /// reads it by name. `updated_at` and a running clock's `turn_started_at` are the row's own or
-/// the game's last ply's time, whichever is later.
+/// the game's last ply's time, whichever is later (a stopped clock's stays `NULL`).
 pub(super) fn game_columns(table: &str) -> String {
-    let last = last_ply_time(table);
     let mut columns: Vec<String> =
         STORED_COLUMNS.iter().map(|column| format!("{table}.{column}")).collect();
     columns.push(format!("{} AS updated_at", last_change(table)));
-    columns.push(format!(
-        "CASE WHEN {table}.turn_started_at IS NOT NULL AND {last} > {table}.turn_started_at \
-             THEN {last} ELSE {table}.turn_started_at END AS turn_started_at"
-    ));
+    columns.push(format!("{} AS turn_started_at", later_than_last_ply(table, "turn_started_at")));
     columns.join(", ")
 }
 
 /// When the game `table` last changed: its row's `updated_at` or its last ply's time, whichever
 /// is later.
 pub(super) fn last_change(table: &str) -> String {
+    later_than_last_ply(table, "updated_at")
+}
+
+/// `column` of the game `table`, or its last ply's time when that is later; `NULL` when the
+/// column is (a comparison with `NULL` is never true).
+fn later_than_last_ply(table: &str, column: &str) -> String {
     let last = last_ply_time(table);
-    format!("CASE WHEN {last} > {table}.updated_at THEN {last} ELSE {table}.updated_at END")
+    format!("CASE WHEN {last} > {table}.{column} THEN {last} ELSE {table}.{column} END")
 }
 
 /// When the last ply of the game `table` was played (`NULL` before the first): one step down

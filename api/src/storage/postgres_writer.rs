@@ -4,9 +4,9 @@
 //! is most of what a move costs the database: on a 2-core virtual machine, two nodes at 1,240
 //! moves/s kept PostgreSQL busy for more than a core. Here one writer task takes the moves
 //! waiting and writes them as a single statement that stores each ply only where its game is
-//! live and the ply is the game's next (group commit); the moves arriving
-//! meanwhile go together in the next one. A refused move fails alone, and a move is still
-//! confirmed only after the commit that holds it.
+//! live and the ply is the game's next (group commit); the moves arriving meanwhile go
+//! together in the next one. A refused move fails alone, and a move is still confirmed only
+//! after the commit that holds it.
 //!
 //! A move that arrives during a commit waits for it, which costs latency when moves come fast.
 //! So once a commit has taken [`SECOND_AFTER`], the moves behind it start a second one: two
@@ -200,9 +200,10 @@ async fn write_group(pool: &AnyPool, group: &[Append]) -> Vec<DbResult<()>> {
 }
 
 /// The appends of `group` (one per game) as one statement: each ply is inserted only if its
-/// game is live and the ply is the game's next one; the games whose ply landed come back. Values are written into the text, which is safe only because each is an
-/// integer or a string of ASCII letters and digits (a game id, a move such as `d3` or `pass`);
-/// `None` if one were anything else.
+/// game is live and the ply is the game's next one; the games whose ply landed come back.
+/// Values are written into the text, which is safe only because each is an integer or a
+/// string of ASCII letters and digits (a game id, a move such as `d3` or `pass`); `None` if
+/// one were anything else.
 fn group_statement(group: &[Append]) -> Option<String> {
     use std::fmt::Write as _;
     let mut values = String::with_capacity(group.len() * 96);
