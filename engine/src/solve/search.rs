@@ -137,7 +137,7 @@ impl<'a> Search<'a> {
             return (0, None);
         }
         let start = self.candidates.len();
-        self.push_moves(p, o, moves);
+        self.push_moves(p, o, moves, empties);
         let (score, square) = self.search_moves(p, o, alpha, beta, empties, start, true);
         self.candidates.truncate(start);
         if self.stopped.is_some() {
@@ -351,7 +351,7 @@ impl<'a> Search<'a> {
             }
         }
         let start = self.candidates.len();
-        self.push_moves(p, o, moves);
+        self.push_moves(p, o, moves, empties);
         let (score, square) =
             self.search_moves(p, o, alpha, beta, empties, start, best == NO_SCORE);
         self.candidates.truncate(start);
@@ -542,10 +542,11 @@ impl<'a> Search<'a> {
         best
     }
 
-    /// The moves of `p` with their flips and fastest-first ordering keys: fewest replies for
-    /// the opponent (corners counted twice), then fewer potential replies, more stable corner
-    /// discs and better squares.
-    fn push_moves(&mut self, p: u64, o: u64, moves: u64) {
+    /// The moves of `p` with their flips and, below [`ESTIMATE_MIN`] empties, fastest-first
+    /// ordering keys: fewest replies for the opponent (corners counted twice), then fewer
+    /// potential replies, more stable corner discs and better squares. With more empties the
+    /// keys are left for [`Search::estimate_keys`].
+    fn push_moves(&mut self, p: u64, o: u64, moves: u64, empties: u32) {
         let mut rest = moves;
         while rest != 0 {
             let square = rest.trailing_zeros() as usize;
@@ -553,12 +554,16 @@ impl<'a> Search<'a> {
             let flipped = movegen::flips(p, o, square);
             let (np, no) = (o ^ flipped, p ^ flipped ^ (1 << square));
             let replies = movegen::moves(np, no);
-            let empty = !(np | no);
-            let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-            let potential = (movegen::neighbours(no) & empty).count_ones() as i32;
-            let corners = corner_stability(no) as i32;
-            let key = -mobility * (1 << 15) + corners * (1 << 11) - potential * (1 << 5)
-                + SQUARE_VALUE[square];
+            let key = if empties >= ESTIMATE_MIN {
+                0
+            } else {
+                let empty = !(np | no);
+                let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                let potential = (movegen::neighbours(no) & empty).count_ones() as i32;
+                let corners = corner_stability(no) as i32;
+                -mobility * (1 << 15) + corners * (1 << 11) - potential * (1 << 5)
+                    + SQUARE_VALUE[square]
+            };
             self.candidates.push(Candidate { flipped, moves: replies, square: square as u8, key });
         }
     }
