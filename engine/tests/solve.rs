@@ -262,24 +262,51 @@ fn solving_twice_gives_the_same_score_move_and_node_count() {
     }
 }
 
+/// The published positions of FFO #40-#59 with their best move and its score, or `None`
+/// (after saying so) when the file is absent.
+fn published_positions() -> Option<Vec<(Board, Move, i32)>> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/fforum-40-59.obf");
+    let Ok(text) = std::fs::read_to_string(path) else {
+        println!("note: {path} is absent; skipping the published positions");
+        return None;
+    };
+    let parse = |line: &str| {
+        let board: Board = line.parse().expect("a position");
+        let (_, moves) = line.split_once(';').expect("moves after the position");
+        let (mv, score) =
+            moves.split(';').next().and_then(|m| m.trim().split_once(':')).expect("MOVE:score");
+        let mv = Move::Place(mv.to_ascii_lowercase().parse().expect("a square"));
+        (board, mv, score.parse().expect("a score"))
+    };
+    Some(text.lines().map(parse).collect())
+}
+
 /// FFO #40 (the first line of the file, 20 empties) is the quickest of #40-#49 to solve; its
 /// best move is the only one reaching the listed score.
 #[test]
 fn published_position_ffo_40_scores_as_listed() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/fforum-40-59.obf");
-    let Ok(text) = std::fs::read_to_string(path) else {
-        println!("note: {path} is absent; skipping the published position");
-        return;
-    };
-    let line = text.lines().next().expect("line 1");
-    let board: Board = line.parse().expect("a position");
-    let (_, moves) = line.split_once(';').expect("moves after the position");
-    let (mv, score) =
-        moves.split(';').next().and_then(|m| m.trim().split_once(':')).expect("MOVE:score");
+    let Some(positions) = published_positions() else { return };
+    let (board, best, score) = positions[0];
     let options = options(Scoring::EmptiesToWinner, Goal::Exact);
     let solution = solve_with(&board, &options).expect("no limits");
-    assert_eq!(solution.score, score.parse::<i32>().unwrap());
-    assert_eq!(solution.best, Some(Move::Place(mv.to_ascii_lowercase().parse().unwrap())));
+    assert_eq!((solution.score, solution.best), (score, Some(best)));
+}
+
+/// FFO #41 and #42 (22 empties each, unique best moves) are solved after a selective
+/// presearch, on one thread and on two; its likely bounds must not change the exact scores
+/// and moves.
+#[test]
+fn published_positions_solved_after_a_presearch_score_as_listed() {
+    let Some(positions) = published_positions() else { return };
+    for &(board, best, score) in &positions[1..3] {
+        assert_eq!(board.empty().count(), 22, "{board}");
+        for threads in [1, 2] {
+            let options =
+                SolveOptions { threads, ..options(Scoring::EmptiesToWinner, Goal::Exact) };
+            let solution = solve_with(&board, &options).expect("no limits");
+            assert_eq!((solution.score, solution.best), (score, Some(best)), "{board}, {threads}");
+        }
+    }
 }
 
 /// Several threads give the score one thread gives, and a move that reaches it.

@@ -13,7 +13,9 @@
 //! only when it did not refute the position: by a shallow search over the trained evaluation
 //! (16 or more empties) or fastest-first (fewest replies left to the opponent). Each move keeps
 //! the replies it leaves, so the child does not generate its moves again. A stable-disc
-//! estimate cuts positions that cannot reach alpha. With 5 empties, moves in quadrants with an
+//! estimate cuts positions that cannot reach alpha. From 22 empties, a selective presearch
+//! (probable cut-offs) first leaves its best moves in the table, and the exact search tries
+//! them first; it never takes the presearch's bounds. With 5 empties, moves in quadrants with an
 //! odd number of empties come first; the last four empties have their own solvers, and the
 //! last one only counts flips.
 //!
@@ -192,10 +194,7 @@ fn solve_on(
     }
     // A flag set before the call cancels at once.
     search.check_limits();
-    let (score, best) = match options.goal {
-        Goal::Exact => search.exact(p, o),
-        Goal::WinLossDraw => search.root(p, o, -1, 1),
-    };
+    let (score, best) = search.goal(p, o, options.goal);
     // Leaves are counted without a check, so the last few may have gone past the limit.
     if let Some(limit) = options.node_limit.filter(|&limit| search.nodes > limit) {
         search.stopped.get_or_insert(SolveError::NodeLimit(limit));
@@ -237,6 +236,8 @@ struct Search<'a> {
     aborted: bool,
     /// Nodes between two polls of the limits and flags.
     poll: u64,
+    /// Whether this is the presearch: probable cut-offs, and bounds stored as likely only.
+    selective: bool,
 }
 
 impl<'a> Search<'a> {
@@ -254,6 +255,7 @@ impl<'a> Search<'a> {
             split: None,
             aborted: false,
             poll: POLL_INTERVAL,
+            selective: false,
         };
         search.schedule_check();
         search
@@ -290,6 +292,24 @@ impl<'a> Search<'a> {
             self.aborted = true;
         }
         self.schedule_check();
+    }
+
+    /// The score `goal` asks for and a best move. With many empties, a presearch (the same
+    /// search, selective) first leaves its best moves in the table to order the exact one.
+    fn goal(&mut self, p: u64, o: u64, goal: Goal) -> (i32, Option<Move>) {
+        if (!(p | o)).count_ones() >= search::PRESEARCH_MIN {
+            self.selective = true;
+            self.goal_searched(p, o, goal);
+            self.selective = false;
+        }
+        self.goal_searched(p, o, goal)
+    }
+
+    fn goal_searched(&mut self, p: u64, o: u64, goal: Goal) -> (i32, Option<Move>) {
+        match goal {
+            Goal::Exact => self.exact(p, o),
+            Goal::WinLossDraw => self.root(p, o, -1, 1),
+        }
     }
 
     /// The exact score and a best move: first who wins (a window around 0, which settles
@@ -411,5 +431,34 @@ mod tests {
         assert_eq!((solution.score, solution.best), (38, Some(Move::Place(crate::Square::A2))));
         let sign = solve_with(&ffo_40(), &SolveOptions { goal: Goal::WinLossDraw, ..options });
         assert_eq!(sign.unwrap().score, 1);
+    }
+
+    /// FFO #40 searched from the root on one thread, `selective` or not, after every child
+    /// was stored as a selective win by the whole board for the opponent.
+    fn ffo_40_under_false_selective_entries(selective: bool) -> i32 {
+        let (p, o) = ffo_40().raw();
+        let options = SolveOptions { scoring: Scoring::EmptiesToWinner, ..Default::default() };
+        let table = Tables { far: tt::Table::new(16), near: tt::Table::new(NEAR_TABLE_BITS) };
+        let mut moves = crate::movegen::moves(p, o);
+        while moves != 0 {
+            let square = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            let flipped = crate::movegen::flips(p, o, square);
+            let (np, no) = (o ^ flipped, p ^ flipped ^ (1 << square));
+            table.far.store(np, no, 19, -65, 65, 64, tt::NO_MOVE, true);
+        }
+        let mut search = Search::new(&options, &table);
+        search.selective = selective;
+        search.root(p, o, -65, 65).0
+    }
+
+    #[test]
+    fn a_selective_search_trusts_selective_bounds() {
+        assert_eq!(ffo_40_under_false_selective_entries(true), -64);
+    }
+
+    #[test]
+    fn an_exact_search_takes_no_bound_from_a_selective_entry() {
+        assert_eq!(ffo_40_under_false_selective_entries(false), 38);
     }
 }

@@ -43,6 +43,8 @@ pub(super) struct SplitPoint {
     pub(super) o: u64,
     pub(super) empties: u32,
     pub(super) beta: i32,
+    /// Whether the node belongs to the selective presearch.
+    pub(super) selective: bool,
     /// The split point the opening thread was searching under, if any: a stop there stops
     /// this one too.
     pub(super) parent: Option<Arc<SplitPoint>>,
@@ -75,6 +77,7 @@ impl SplitPoint {
         best: i32,
         best_move: u8,
         moves: Vec<Candidate>,
+        selective: bool,
         parent: Option<Arc<SplitPoint>>,
     ) -> SplitPoint {
         SplitPoint {
@@ -82,6 +85,7 @@ impl SplitPoint {
             o,
             empties,
             beta,
+            selective,
             parent,
             stop: AtomicBool::new(false),
             workers: AtomicUsize::new(1),

@@ -26,6 +26,9 @@ pub(super) struct Entry {
     pub best: u8,
     /// Empty squares of the position: how much work the entry saves (0: an empty slot).
     empties: u8,
+    /// Whether the bounds come from a selective search ([`super::search`]'s presearch): likely,
+    /// not proven. An exact search takes only the move of such an entry.
+    pub selective: bool,
 }
 
 impl Entry {
@@ -34,6 +37,7 @@ impl Entry {
             | u64::from(self.upper as u8) << 8
             | u64::from(self.best) << 16
             | u64::from(self.empties) << 24
+            | u64::from(self.selective) << 32
     }
 
     fn unpack(data: u64) -> Entry {
@@ -42,6 +46,7 @@ impl Entry {
             upper: (data >> 8) as u8 as i8,
             best: (data >> 16) as u8,
             empties: (data >> 24) as u8,
+            selective: data >> 32 & 1 == 1,
         }
     }
 }
@@ -117,7 +122,8 @@ impl Table {
     }
 
     /// Records that a search of the position with window `(alpha, beta)` returned `score`
-    /// with `best` as its best move, merging with what is already known.
+    /// with `best` as its best move, merging with what is already known. Proven bounds
+    /// replace selective ones, and selective bounds never replace proven ones.
     #[allow(clippy::too_many_arguments)]
     pub fn store(
         &self,
@@ -128,6 +134,7 @@ impl Table {
         beta: i32,
         score: i32,
         best: u8,
+        selective: bool,
     ) {
         let (lower, upper) = if score <= alpha {
             (-64, score)
@@ -136,15 +143,26 @@ impl Table {
         } else {
             (score, score)
         };
-        let mut entry =
-            Entry { lower: lower as i8, upper: upper as i8, best, empties: empties as u8 };
+        let mut entry = Entry {
+            lower: lower as i8,
+            upper: upper as i8,
+            best,
+            empties: empties as u8,
+            selective,
+        };
         let [first, second] = &self.bucket(player, opponent).slots;
         let slot = if let Some((slot, old)) = [first, second]
             .into_iter()
             .find_map(|slot| slot.holds(player, opponent).map(|old| (slot, old)))
         {
-            entry.lower = entry.lower.max(old.lower);
-            entry.upper = entry.upper.min(old.upper);
+            if selective && !old.selective {
+                // Proven bounds are worth more than likely ones.
+                return;
+            }
+            if selective == old.selective {
+                entry.lower = entry.lower.max(old.lower);
+                entry.upper = entry.upper.min(old.upper);
+            }
             if best == NO_MOVE {
                 entry.best = old.best;
             }
@@ -170,8 +188,11 @@ mod tests {
     #[test]
     fn a_stored_bound_is_read_back_for_its_position_only() {
         let table = Table::new(10);
-        table.store(1, 2, 12, -5, 5, 3, 17);
-        assert_eq!(table.probe(1, 2), Some(Entry { lower: 3, upper: 3, best: 17, empties: 12 }));
+        table.store(1, 2, 12, -5, 5, 3, 17, false);
+        assert_eq!(
+            table.probe(1, 2),
+            Some(Entry { lower: 3, upper: 3, best: 17, empties: 12, selective: false })
+        );
         assert_eq!(table.probe(2, 1), None);
     }
 
@@ -179,8 +200,8 @@ mod tests {
     fn bounds_of_one_position_are_merged() {
         let table = Table::new(10);
         // At least 8 (a cut above the window), then at most 10 (below a later window).
-        table.store(1, 2, 12, -5, 5, 8, 17);
-        table.store(1, 2, 12, 12, 20, 10, NO_MOVE);
+        table.store(1, 2, 12, -5, 5, 8, 17, false);
+        table.store(1, 2, 12, 12, 20, 10, NO_MOVE, false);
         let entry = table.probe(1, 2).unwrap();
         assert_eq!((entry.lower, entry.upper, entry.best), (8, 10, 17));
     }
@@ -188,9 +209,9 @@ mod tests {
     #[test]
     fn the_deepest_position_of_a_bucket_is_kept_when_another_arrives() {
         let table = Table::new(0);
-        table.store(1, 2, 20, -5, 5, 1, 3);
-        table.store(3, 4, 10, -5, 5, 1, 3);
-        table.store(5, 6, 11, -5, 5, 1, 3);
+        table.store(1, 2, 20, -5, 5, 1, 3, false);
+        table.store(3, 4, 10, -5, 5, 1, 3, false);
+        table.store(5, 6, 11, -5, 5, 1, 3, false);
         assert!(table.probe(1, 2).is_some());
         assert!(table.probe(3, 4).is_none());
         assert!(table.probe(5, 6).is_some());
@@ -199,8 +220,29 @@ mod tests {
     #[test]
     fn negative_scores_survive_packing() {
         for (lower, upper) in [(-64, 64), (-1, 0), (-64, -64), (63, 64)] {
-            let entry = Entry { lower, upper, best: NO_MOVE, empties: 30 };
-            assert_eq!(Entry::unpack(entry.pack()), entry);
+            for selective in [false, true] {
+                let entry = Entry { lower, upper, best: NO_MOVE, empties: 30, selective };
+                assert_eq!(Entry::unpack(entry.pack()), entry);
+            }
         }
+    }
+
+    #[test]
+    fn a_selective_bound_never_replaces_a_proven_one() {
+        let table = Table::new(10);
+        table.store(1, 2, 12, -5, 5, 3, 17, false);
+        table.store(1, 2, 12, -5, 5, 9, 20, true);
+        let entry = table.probe(1, 2).unwrap();
+        assert_eq!((entry.lower, entry.upper, entry.best, entry.selective), (3, 3, 17, false));
+    }
+
+    #[test]
+    fn a_proven_bound_replaces_a_selective_one_whole_and_keeps_its_move_if_it_has_none() {
+        let table = Table::new(10);
+        table.store(1, 2, 12, -5, 5, 9, 20, true);
+        // At most 2: merged with the likely 9, it would read as an empty range.
+        table.store(1, 2, 12, 2, 5, 2, NO_MOVE, false);
+        let entry = table.probe(1, 2).unwrap();
+        assert_eq!((entry.lower, entry.upper, entry.best, entry.selective), (-64, 2, 20, false));
     }
 }
