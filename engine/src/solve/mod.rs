@@ -6,7 +6,8 @@
 //! give the same score, move and node count on any machine.
 //!
 //! How: a first search with a window around 0 settles who wins, a second one the exact score
-//! on that side (principal variation search, fail-soft). Positions with 8 or more empties use
+//! on that side (principal variation search, fail-soft); after a presearch (below), the first
+//! window is around the presearch's score instead. Positions with 8 or more empties use
 //! a transposition table: a small one (4 MB, mostly in cache) for 8 to 11 empties and one of
 //! up to 128 MB (for 23 or more empties) above, with enhanced transposition cutoffs from 10
 //! empties. A node searches the table's move first, alone, and generates and orders the others
@@ -295,30 +296,35 @@ impl<'a> Search<'a> {
     }
 
     /// The score `goal` asks for and a best move. With many empties, a presearch (the same
-    /// search, selective) first leaves its best moves in the table to order the exact one.
+    /// search, selective) first leaves its best moves in the table to order the exact one, and
+    /// its score is where the exact score is looked for first.
     fn goal(&mut self, p: u64, o: u64, goal: Goal) -> (i32, Option<Move>) {
-        if (!(p | o)).count_ones() >= search::PRESEARCH_MIN {
+        let guess = if (!(p | o)).count_ones() >= search::PRESEARCH_MIN {
             self.selective = true;
-            self.goal_searched(p, o, goal);
+            let (guess, _) = self.goal_searched(p, o, goal, 0);
             self.selective = false;
-        }
-        self.goal_searched(p, o, goal)
+            guess
+        } else {
+            0
+        };
+        self.goal_searched(p, o, goal, guess)
     }
 
-    fn goal_searched(&mut self, p: u64, o: u64, goal: Goal) -> (i32, Option<Move>) {
+    fn goal_searched(&mut self, p: u64, o: u64, goal: Goal, guess: i32) -> (i32, Option<Move>) {
         match goal {
-            Goal::Exact => self.exact(p, o),
+            Goal::Exact => self.exact(p, o, guess),
             Goal::WinLossDraw => self.root(p, o, -1, 1),
         }
     }
 
-    /// The exact score and a best move: first who wins (a window around 0, which settles
-    /// most of the tree cheaply), then the exact score on the side of 0 that was found.
-    fn exact(&mut self, p: u64, o: u64) -> (i32, Option<Move>) {
-        let (score, best) = self.root(p, o, -1, 1);
-        if score <= -1 {
+    /// The exact score and a best move: first whether the score is `guess` (a window around
+    /// it, which settles most of the tree cheaply), then the exact score on the side of it that
+    /// was found.
+    fn exact(&mut self, p: u64, o: u64, guess: i32) -> (i32, Option<Move>) {
+        let (score, best) = self.root(p, o, guess - 1, guess + 1);
+        if score < guess {
             self.root(p, o, -65, score + 1)
-        } else if score >= 1 {
+        } else if score > guess {
             self.root(p, o, score - 1, 65)
         } else {
             (score, best)
