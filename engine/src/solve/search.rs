@@ -4,7 +4,7 @@
 //! the others a null window and a re-search when they beat it. Positions with many empties
 //! use the transposition table (with enhanced transposition cutoffs), try the table's move
 //! before generating the others, order the rest fastest-first (or by a shallow search, with
-//! 16 or more empties) and try a stability cutoff; positions with five empties order by
+//! 17 or more empties) and try a stability cutoff; positions with five empties order by
 //! parity only. A parent's move list already holds each child's legal moves, which the child
 //! takes instead of generating them again. In a parallel solve, nodes of [`SPLIT_MIN`] or
 //! more empties share their moves out once the first has not refuted them
@@ -37,7 +37,7 @@ const TABLE_MIN: u32 = 8;
 const ETC_MIN: u32 = 10;
 /// Fewest empties at which moves are ordered by a shallow search ([`Search::estimate`], two
 /// plies deep, one more every three empties) rather than by the replies they leave.
-const ESTIMATE_MIN: u32 = 16;
+const ESTIMATE_MIN: u32 = 17;
 /// Fewest empties at which every ordering estimate is exact; below, the moves worse than the
 /// best estimated so far get a bound only (about 2 % fewer nodes on FFO #40-#49; bounds at
 /// every depth cost 7.7 % more).
