@@ -310,6 +310,7 @@ impl<'a> Search<'a> {
         self.goal_searched(p, o, goal, guess)
     }
 
+    /// The search `goal` asks for, alone; an exact one looks around `guess` first.
     fn goal_searched(&mut self, p: u64, o: u64, goal: Goal, guess: i32) -> (i32, Option<Move>) {
         match goal {
             Goal::Exact => self.exact(p, o, guess),

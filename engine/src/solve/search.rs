@@ -47,8 +47,6 @@ const ESTIMATE_MAX_DEPTH: u32 = 6;
 /// Fewest empties at which a node of a parallel solve shares its moves with idle threads
 /// (Young Brothers Wait); below, a subtree is too small to be worth the hand-over.
 const SPLIT_MIN: u32 = 12;
-/// Whether ordering searches use the trained evaluation.
-const TRAINED_ORDERING: bool = true;
 
 /// Fewest empties of a position worth a presearch: a selective search whose moves, left in
 /// the table, order the exact search (about 15 % fewer nodes on FFO #40-#49; with 20 empties
@@ -134,18 +132,6 @@ pub(super) const NO_SCORE: i32 = -2 * INFINITE;
 #[inline]
 fn weighted_mobility(moves: u64) -> i32 {
     (moves.count_ones() + (moves & CORNERS).count_ones()) as i32
-}
-
-/// A rough evaluation for move ordering, for the side to move: mobility, potential mobility
-/// and corner discs.
-fn evaluate(p: u64, o: u64) -> i32 {
-    let empty = !(p | o);
-    let mobility =
-        weighted_mobility(movegen::moves(p, o)) - weighted_mobility(movegen::moves(o, p));
-    let potential = (movegen::neighbours(o) & empty).count_ones() as i32
-        - (movegen::neighbours(p) & empty).count_ones() as i32;
-    let corners = corner_stability(p) as i32 - corner_stability(o) as i32;
-    mobility * 16 + potential * 4 + corners * 32
 }
 
 impl<'a> Search<'a> {
@@ -353,17 +339,8 @@ impl<'a> Search<'a> {
         let alpha_start = alpha;
         let (best, best_move) = self.deep_moves(p, o, moves, alpha, beta, empties, table_move);
         if use_table && self.stopped.is_none() {
-            let selective = self.selective;
-            self.table_for(empties).store(
-                p,
-                o,
-                empties,
-                alpha_start,
-                beta,
-                best,
-                best_move,
-                selective,
-            );
+            let table = self.table_for(empties);
+            table.store(p, o, empties, alpha_start, beta, best, best_move, self.selective);
         }
         best
     }
@@ -571,11 +548,7 @@ impl<'a> Search<'a> {
             return 0;
         }
         if depth == 0 {
-            return if TRAINED_ORDERING {
-                crate::ai::pattern::evaluate(p, o)
-            } else {
-                evaluate(p, o)
-            };
+            return crate::ai::pattern::evaluate(p, o);
         }
         let moves = movegen::moves(p, o);
         if moves == 0 {
@@ -642,7 +615,7 @@ impl<'a> Search<'a> {
                 0
             } else {
                 let empty = !(np | no);
-                let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                let mobility = weighted_mobility(replies);
                 let potential = (movegen::neighbours(no) & empty).count_ones() as i32;
                 let corners = corner_stability(no) as i32;
                 -mobility * (1 << 15) + corners * (1 << 11) - potential * (1 << 5)
