@@ -26,6 +26,9 @@ const MAX_GROUP: usize = 256;
 /// How long a busy writer waits for more moves before it writes a group (see [`linger_after`]).
 const LINGER: Duration = Duration::from_millis(2);
 
+/// The size of a group after which the writer waits [`LINGER`] (see [`linger_after`]).
+const CROWDED: usize = 4;
+
 /// How many moves may wait for a commit before writers wait to hand theirs over.
 const QUEUE: usize = 4_096;
 
@@ -112,12 +115,13 @@ async fn write_groups(pool: AnyPool, gate: Arc<Mutex<()>>, mut receiver: mpsc::R
 /// last one held.
 ///
 /// Each group costs SQLite a commit and its `fsync`, and each group's round trip wakes two
-/// threads, whatever its size. A lone move means a quiet server: the next is written at once.
-/// Several mean moves are arriving faster than commits end: waiting [`LINGER`] gathers more of
-/// them into the next commit, which at saturation took the server's CPU per move from about
-/// 150 to about 120 µs (docs/performance.md) for a few milliseconds more per move.
+/// threads, whatever its size. A group of [`CROWDED`] or more means moves are arriving much
+/// faster than commits end: waiting [`LINGER`] gathers more of them into the next commit, which
+/// at saturation took the server's CPU per move from about 150 to about 123 µs
+/// (docs/performance.md). Smaller groups mean a server with time to spare: the next group is
+/// written at once, so below saturation a move is not kept waiting.
 fn linger_after(last_group: usize) -> Option<Duration> {
-    (last_group > 1).then_some(LINGER)
+    (last_group >= CROWDED).then_some(LINGER)
 }
 
 /// Writes the appends: the outcome of each (a refused one fails alone), or the error that lost
@@ -257,14 +261,15 @@ mod tests {
     }
 
     #[test]
-    fn a_writer_writes_at_once_after_a_lone_move() {
+    fn a_writer_writes_at_once_after_a_small_group() {
         assert_eq!(linger_after(0), None);
         assert_eq!(linger_after(1), None);
+        assert_eq!(linger_after(3), None);
     }
 
     #[test]
-    fn a_writer_gathers_moves_after_a_group_of_several() {
-        assert_eq!(linger_after(2), Some(LINGER));
+    fn a_writer_gathers_moves_after_a_crowded_group() {
+        assert_eq!(linger_after(4), Some(LINGER));
         assert_eq!(linger_after(MAX_GROUP), Some(LINGER));
     }
 
