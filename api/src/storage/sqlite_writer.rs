@@ -7,6 +7,8 @@
 //! while a commit is in progress are written together in the next transaction (group commit),
 //! each stored only if its game is live and its first ply is the game's next, so that one
 //! refused move fails alone. A move is still confirmed only after the commit that holds it.
+//! Under sustained overload the writer waits a moment before each group, so that each commit
+//! holds more moves ([`linger_after`]).
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -73,8 +75,9 @@ fn stopped() -> DbError {
     DbError::Other("the store's writer has stopped".into())
 }
 
-/// Takes whatever moves are waiting, up to [`MAX_GROUP`] (after a [`linger_after`] the last
-/// group), writes them in one transaction and answers each; again until every sender is gone.
+/// Takes whatever moves are waiting, up to [`MAX_GROUP`] (first waiting as long as
+/// [`linger_after`] the last group says), writes them in one transaction and answers each;
+/// again until every sender is gone.
 async fn write_groups(pool: AnyPool, gate: Arc<Mutex<()>>, mut receiver: mpsc::Receiver<Append>) {
     let mut group = Vec::with_capacity(MAX_GROUP);
     let mut last_group = 0;
@@ -89,10 +92,7 @@ async fn write_groups(pool: AnyPool, gate: Arc<Mutex<()>>, mut receiver: mpsc::R
         last_group = group.len();
         let outcomes = {
             let _permit = gate.lock().await;
-            match pool.acquire().await {
-                Ok(mut connection) => write_group(&mut connection, &group).await,
-                Err(error) => Err(error.into()),
-            }
+            write_group(&pool, &group).await
         };
         match outcomes {
             Ok(outcomes) => {
@@ -133,12 +133,10 @@ fn linger_after(last_group: usize) -> Option<Duration> {
 /// costs one round trip between this task and that thread, and, since its text never changes,
 /// no statement to compile. A group that names a game twice, which the game tasks never send,
 /// is written append by append in one transaction instead.
-async fn write_group(
-    connection: &mut AnyConnection,
-    group: &[Append],
-) -> DbResult<Vec<DbResult<()>>> {
+async fn write_group(pool: &AnyPool, group: &[Append]) -> DbResult<Vec<DbResult<()>>> {
+    let mut connection = pool.acquire().await?;
     if let Ok(rows) = group_rows(group) {
-        return write_rows(connection, group, &rows).await;
+        return write_rows(&mut connection, group, &rows).await;
     }
     let mut tx = connection.begin().await?;
     let mut outcomes = Vec::with_capacity(group.len());
@@ -280,7 +278,7 @@ mod tests {
         let (first, second) = (live_game(&store).await, live_game(&store).await);
         let group =
             [append(&first, 0, &[Square::D3]), append(&second, 0, &[Square::F5, Square::D6])];
-        let outcomes = write_group(&mut store.pool.acquire().await.unwrap(), &group).await.unwrap();
+        let outcomes = write_group(&store.pool, &group).await.unwrap();
         assert!(matches!(outcomes[..], [Ok(()), Ok(())]), "{outcomes:?}");
         let moves = store.load_game(&second).await.unwrap().moves;
         let plies: Vec<_> = moves.iter().map(|row| (row.ply, row.mv, row.played_at)).collect();
@@ -295,7 +293,7 @@ mod tests {
         let known = live_game(&store).await;
         let unknown = GameId::generate();
         let group = [append(&unknown, 0, &[Square::D3]), append(&known, 0, &[Square::F5])];
-        let outcomes = write_group(&mut store.pool.acquire().await.unwrap(), &group).await.unwrap();
+        let outcomes = write_group(&store.pool, &group).await.unwrap();
         assert!(matches!(outcomes[..], [Err(DbError::NotFound), Ok(())]), "{outcomes:?}");
         assert_eq!(store.load_game(&known).await.unwrap().moves.len(), 1);
     }
@@ -305,7 +303,7 @@ mod tests {
         let store = Store::connect("sqlite::memory:").await.unwrap();
         let game = live_game(&store).await;
         let group = [append(&game, 0, &[Square::F5]), append(&game, 1, &[Square::D6])];
-        let outcomes = write_group(&mut store.pool.acquire().await.unwrap(), &group).await.unwrap();
+        let outcomes = write_group(&store.pool, &group).await.unwrap();
         assert!(matches!(outcomes[..], [Ok(()), Ok(())]), "{outcomes:?}");
         assert_eq!(store.load_game(&game).await.unwrap().moves.len(), 2);
     }
@@ -315,7 +313,7 @@ mod tests {
         let store = Store::connect("sqlite::memory:").await.unwrap();
         let (first, second) = (live_game(&store).await, live_game(&store).await);
         let group = [append(&first, 1, &[Square::D3]), append(&second, 0, &[Square::F5])];
-        let outcomes = write_group(&mut store.pool.acquire().await.unwrap(), &group).await.unwrap();
+        let outcomes = write_group(&store.pool, &group).await.unwrap();
         assert!(matches!(outcomes[..], [Err(DbError::Conflict), Ok(())]), "{outcomes:?}");
         assert_eq!(store.load_game(&second).await.unwrap().moves.len(), 1);
         assert!(store.load_game(&first).await.unwrap().moves.is_empty());
