@@ -5,6 +5,10 @@ use std::io::{IsTerminal, Write};
 use anyhow::Context;
 use outflank_api::{banner::Banner, configuration::Settings, startup::Application, telemetry};
 
+/// Every frame in and out allocates; mimalloc keeps that cheap on every thread (docs/performance.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[actix_web::main]
 async fn main() -> anyhow::Result<()> {
     telemetry::init();
