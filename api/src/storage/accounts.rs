@@ -61,8 +61,8 @@ impl Store {
             return Ok(account);
         }
         let player = PlayerId::generate();
-        let permit = self.write_permit().await;
-        let mut tx = self.pool.begin().await?;
+        let mut db = self.write_connection().await?;
+        let mut tx = db.begin().await?;
         sqlx::query(
             "INSERT INTO players (id, nickname, kind, created_at, last_seen_at) \
              VALUES ($1, $2, 'account', $3, $3)",
@@ -89,12 +89,12 @@ impl Store {
             // The same person signed in twice at once: the other sign-in created the account.
             Err(DbError::Conflict) => {
                 drop(tx);
-                drop(permit);
+                drop(db);
                 return self.account_by_identity(issuer, subject).await?.ok_or(DbError::Conflict);
             }
             Err(error) => return Err(error),
         }
-        drop(permit);
+        drop(db);
         self.account(&player).await
     }
 
@@ -170,8 +170,8 @@ impl Store {
         id: &PlayerId,
         name: &PublicName,
     ) -> Result<(), NameError> {
-        let _permit = self.write_permit().await;
-        let mut tx = self.pool.begin().await.map_err(DbError::from)?;
+        let mut db = self.write_connection().await?;
+        let mut tx = db.begin().await?;
         let updated = sqlx::query(
             "UPDATE accounts SET name = $2, name_key = $3 \
              WHERE player_id = $1 AND deleted_at IS NULL AND name IS NULL",
@@ -188,6 +188,7 @@ impl Store {
         .rows_affected();
         if updated == 0 {
             drop(tx);
+            drop(db);
             self.account(id).await?;
             return Err(NameError::AlreadyNamed);
         }
@@ -207,8 +208,8 @@ impl Store {
     /// # Errors
     /// [`DbError::NotFound`] without an account.
     pub async fn delete_account(&self, id: &PlayerId, now: Timestamp) -> DbResult<()> {
-        let _permit = self.write_permit().await;
-        let mut tx = self.pool.begin().await?;
+        let mut db = self.write_connection().await?;
+        let mut tx = db.begin().await?;
         keep_standing(&mut tx, id, now).await?;
         let updated = sqlx::query(
             "UPDATE accounts SET issuer = NULL, subject = NULL, name = NULL, name_key = NULL, \

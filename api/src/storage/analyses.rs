@@ -32,7 +32,7 @@ impl Store {
         requested_by: Option<&PlayerId>,
         at: Timestamp,
     ) -> DbResult<QueuedAnalysis> {
-        let permit = self.write_permit().await;
+        let mut db = self.write_connection().await?;
         let inserted = sqlx::query(
             "INSERT INTO analyses (game_id, status, engine, requested_by, created_at) \
              VALUES ($1, 'queued', $2, $3, $4) ON CONFLICT (game_id) DO NOTHING",
@@ -41,7 +41,7 @@ impl Store {
         .bind(engine)
         .bind(requested_by.map(PlayerId::as_str))
         .bind(at.0)
-        .execute(&self.pool)
+        .execute(&mut *db)
         .await?
         .rows_affected();
         let queued = inserted > 0 || {
@@ -55,12 +55,12 @@ impl Store {
             .bind(engine)
             .bind(requested_by.map(PlayerId::as_str))
             .bind(at.0)
-            .execute(&self.pool)
+            .execute(&mut *db)
             .await?
             .rows_affected()
                 > 0
         };
-        drop(permit);
+        drop(db);
         let row = self.analysis(game_id).await?.ok_or(DbError::NotFound)?;
         Ok(if queued { QueuedAnalysis::Queued(row) } else { QueuedAnalysis::Existing(row) })
     }
@@ -92,7 +92,7 @@ impl Store {
         now: Timestamp,
         stale_before: Timestamp,
     ) -> DbResult<Option<AnalysisRow>> {
-        let permit = self.write_permit().await;
+        let mut db = self.write_connection().await?;
         let claimed = sqlx::query(
             "UPDATE analyses SET status = 'running', claimed_by = $2, claimed_at = $3 \
              WHERE game_id = $1 \
@@ -102,10 +102,10 @@ impl Store {
         .bind(node)
         .bind(now.0)
         .bind(stale_before.0)
-        .execute(&self.pool)
+        .execute(&mut *db)
         .await?
         .rows_affected();
-        drop(permit);
+        drop(db);
         if claimed == 0 {
             return Ok(None);
         }
@@ -149,7 +149,7 @@ impl Store {
     ) -> DbResult<()> {
         let done: i32 = convert("analyses.progress_done", done)?;
         let total: i32 = convert("analyses.progress_total", total)?;
-        let _permit = self.write_permit().await;
+        let mut db = self.write_connection().await?;
         let updated = sqlx::query(
             "UPDATE analyses SET progress_done = $3, progress_total = $4, claimed_at = $5 \
              WHERE game_id = $1 AND claimed_by = $2 AND status = 'running'",
@@ -159,7 +159,7 @@ impl Store {
         .bind(done)
         .bind(total)
         .bind(now.0)
-        .execute(&self.pool)
+        .execute(&mut *db)
         .await?
         .rows_affected();
         if updated == 0 { Err(DbError::Conflict) } else { Ok(()) }
@@ -200,7 +200,7 @@ impl Store {
         (status, result, error): (AnalysisStatus, Option<&str>, Option<&str>),
         now: Timestamp,
     ) -> DbResult<()> {
-        let _permit = self.write_permit().await;
+        let mut db = self.write_connection().await?;
         let updated = sqlx::query(
             "UPDATE analyses SET status = $3, result = $4, error = $5, finished_at = $6, \
                 progress_done = CASE WHEN $3 = 'done' THEN progress_total ELSE progress_done END \
@@ -212,7 +212,7 @@ impl Store {
         .bind(result)
         .bind(error)
         .bind(now.0)
-        .execute(&self.pool)
+        .execute(&mut *db)
         .await?
         .rows_affected();
         if updated == 0 { Err(DbError::Conflict) } else { Ok(()) }

@@ -90,8 +90,8 @@ impl Store {
     /// # Errors
     /// [`DbError::Conflict`] if the id is taken.
     pub async fn create_game(&self, game: &NewGame) -> DbResult<()> {
-        let _permit = self.write_permit().await;
-        insert_game(&self.pool, game).await
+        let mut db = self.write_connection().await?;
+        insert_game(&mut *db, game).await
     }
 
     /// Stores a new live game together with plies already played (an imported record), and
@@ -107,8 +107,8 @@ impl Store {
         at: Timestamp,
         room_game: bool,
     ) -> DbResult<()> {
-        let _permit = self.write_permit().await;
-        let mut tx = self.pool.begin().await?;
+        let mut db = self.write_connection().await?;
+        let mut tx = db.begin().await?;
         insert_game(&mut *tx, game).await?;
         insert_plies(&mut tx, &game.id, plies, at).await?;
         if room_game {
@@ -144,8 +144,8 @@ impl Store {
         if finished.status == GameStatus::Live || finished.rated.is_some() || game.rated {
             return Err(DbError::Other("an imported game must be over and unrated".into()));
         }
-        let _permit = self.write_permit().await;
-        let mut tx = self.pool.begin().await?;
+        let mut db = self.write_connection().await?;
+        let mut tx = db.begin().await?;
         insert_game(&mut *tx, game).await?;
         insert_plies(&mut tx, &game.id, plies, game.created_at).await?;
         sqlx::query(
@@ -238,8 +238,8 @@ impl Store {
     /// [`DbError::NotFound`] for an unknown game, [`DbError::Conflict`] if it is not live.
     pub async fn truncate_moves(&self, game_id: &GameId, from_ply: u32) -> DbResult<u64> {
         let from_ply: i32 = convert("moves.ply", from_ply)?;
-        let _permit = self.write_permit().await;
-        let mut tx = self.pool.begin().await?;
+        let mut db = self.write_connection().await?;
+        let mut tx = db.begin().await?;
         lock_live_game(&mut tx, game_id).await?;
         let deleted = sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
             .bind(game_id.as_str())
@@ -266,8 +266,8 @@ impl Store {
         if finished.status == GameStatus::Live {
             return Err(DbError::Other("a game cannot finish with status live".into()));
         }
-        let permit = self.write_permit().await;
-        let mut tx = self.pool.begin().await?;
+        let mut db = self.write_connection().await?;
+        let mut tx = db.begin().await?;
         // The first statement writes, so SQLite takes its write lock before anything is read.
         let updated = sqlx::query(
             "UPDATE games SET status = $2, winner = $3, end_reason = $4, black_discs = $5, \
@@ -286,7 +286,7 @@ impl Store {
         .rows_affected();
         if updated == 0 {
             drop(tx);
-            drop(permit);
+            drop(db);
             return Err(missing_or_over(&self.pool, game_id).await);
         }
         let rated = match &finished.rated {
@@ -401,7 +401,7 @@ impl Store {
         idle_since: Timestamp,
         now: Timestamp,
     ) -> DbResult<u64> {
-        let _permit = self.write_permit().await;
+        let mut db = self.write_connection().await?;
         let ended = sqlx::query(&format!(
             "UPDATE games SET status = 'aborted', end_reason = 'aborted', finished_at = $2, \
                 updated_at = $2, turn_started_at = NULL \
@@ -410,7 +410,7 @@ impl Store {
         ))
         .bind(idle_since.0)
         .bind(now.0)
-        .execute(&self.pool)
+        .execute(&mut *db)
         .await?
         .rows_affected();
         Ok(ended)

@@ -19,10 +19,9 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::error::ErrorKind;
 use sqlx::{Any, AnyPool, Executor, Row};
 use thiserror::Error;
-use tokio::sync::MutexGuard;
 
 use postgres_writer::PostgresWriter;
-use sqlite_writer::SqliteWriter;
+use sqlite_writer::{SqliteWriter, WriteConnection};
 
 mod accounts;
 mod analyses;
@@ -145,6 +144,7 @@ impl Store {
                 "unsupported database URL {redacted}: expected postgres://… or sqlite://…"
             ))
         })?;
+        let in_memory = backend == Backend::Sqlite && sqlite_in_memory(url);
         let pool = match backend {
             Backend::Postgres => {
                 AnyPoolOptions::new()
@@ -161,8 +161,10 @@ impl Store {
             .run(&pool)
             .await
             .map_err(|error| DbError::Other(format!("cannot migrate {redacted}: {error}")))?;
-        let sqlite_writer =
-            (backend == Backend::Sqlite).then(|| Arc::new(SqliteWriter::spawn(pool.clone())));
+        let sqlite_writer = match backend {
+            Backend::Sqlite => Some(Arc::new(SqliteWriter::spawn(pool.clone(), in_memory).await?)),
+            Backend::Postgres => None,
+        };
         let postgres_writer =
             (backend == Backend::Postgres).then(|| Arc::new(PostgresWriter::spawn(pool.clone())));
         let write_latency = Arc::default();
@@ -190,17 +192,23 @@ impl Store {
         Ok(())
     }
 
-    /// On SQLite, waits for this writer's turn, which lasts while the guard lives; PostgreSQL
-    /// takes concurrent writers and needs no turn.
-    async fn write_permit(&self) -> Option<MutexGuard<'_, ()>> {
+    /// The connection to write with: on SQLite, once it is this writer's turn, which lasts
+    /// while the connection is held; PostgreSQL takes concurrent writers on any connection.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] when no connection can be had.
+    async fn write_connection(&self) -> DbResult<WriteConnection<'_>> {
         match &self.sqlite_writer {
-            Some(writer) => Some(writer.permit().await),
-            None => None,
+            Some(writer) => writer.turn().await,
+            None => WriteConnection::pooled(&self.pool).await,
         }
     }
 
     /// Waits for running queries and closes every connection; later calls fail.
     pub async fn close(&self) {
+        if let Some(writer) = &self.sqlite_writer {
+            writer.close().await;
+        }
         self.pool.close().await;
     }
 }
@@ -224,12 +232,8 @@ fn private_file(path: &std::path::Path) -> std::io::Result<()> {
 /// journal, foreign keys enforced, and a busy timeout so concurrent writers wait rather than
 /// fail.
 async fn connect_sqlite(url: &str) -> Result<AnyPool, sqlx::Error> {
-    let rest = url.split_once(':').map_or("", |(_, rest)| rest);
-    let rest = rest.strip_prefix("//").unwrap_or(rest);
-    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
-    let in_memory = path.is_empty()
-        || path == ":memory:"
-        || query.split('&').any(|pair| pair.eq_ignore_ascii_case("mode=memory"));
+    let (path, query) = sqlite_path(url);
+    let in_memory = sqlite_in_memory(url);
 
     // A connection to a file in this process cannot drop as a network one can: no ping (a
     // round trip to the connection's thread) before each use.
@@ -264,6 +268,21 @@ async fn connect_sqlite(url: &str) -> Result<AnyPool, sqlx::Error> {
     // The journal mode is stored in the file, so setting it once per start is enough.
     pool.execute("PRAGMA journal_mode = WAL").await?;
     Ok(pool)
+}
+
+/// The path and the query of an SQLite URL.
+fn sqlite_path(url: &str) -> (&str, &str) {
+    let rest = url.split_once(':').map_or("", |(_, rest)| rest);
+    let rest = rest.strip_prefix("//").unwrap_or(rest);
+    rest.split_once('?').unwrap_or((rest, ""))
+}
+
+/// Whether an SQLite URL names a private in-memory database rather than a file.
+fn sqlite_in_memory(url: &str) -> bool {
+    let (path, query) = sqlite_path(url);
+    path.is_empty()
+        || path == ":memory:"
+        || query.split('&').any(|pair| pair.eq_ignore_ascii_case("mode=memory"))
 }
 
 /// Decodes `%XX` escapes in an SQLite path the way sqlx does before opening the file.

@@ -24,7 +24,7 @@ impl Store {
         nickname: &str,
         now: Timestamp,
     ) -> DbResult<()> {
-        let _permit = self.write_permit().await;
+        let mut db = self.write_connection().await?;
         sqlx::query(
             "INSERT INTO players (id, nickname, kind, created_at, last_seen_at) \
              VALUES ($1, $2, 'guest', $3, $3) \
@@ -33,7 +33,7 @@ impl Store {
         .bind(id.as_str())
         .bind(nickname)
         .bind(now.0)
-        .execute(&self.pool)
+        .execute(&mut *db)
         .await?;
         Ok(())
     }

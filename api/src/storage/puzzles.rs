@@ -23,8 +23,8 @@ impl Store {
     /// # Errors
     /// [`DbError::NotFound`] when a puzzle's game does not exist.
     pub async fn add_puzzles(&self, puzzles: &[PuzzleRow]) -> DbResult<u32> {
-        let _permit = self.write_permit().await;
-        let mut transaction = self.pool.begin().await?;
+        let mut db = self.write_connection().await?;
+        let mut transaction = db.begin().await?;
         let mut added = 0;
         for puzzle in puzzles {
             let ply: i32 = convert("puzzles.ply", puzzle.id.ply)?;
@@ -118,7 +118,7 @@ impl Store {
         solved: bool,
         at: Timestamp,
     ) -> DbResult<PuzzleRow> {
-        let permit = self.write_permit().await;
+        let mut db = self.write_connection().await?;
         let query = if solved {
             sqlx::query(
                 "UPDATE puzzles SET attempts = attempts + 1, solved_at = COALESCE(solved_at, $3) \
@@ -132,8 +132,8 @@ impl Store {
         let id_text = id.to_string();
         let query = query.bind(id_text.as_str()).bind(player.as_str());
         let query = if solved { query.bind(at.0) } else { query };
-        let updated = query.execute(&self.pool).await?.rows_affected();
-        drop(permit);
+        let updated = query.execute(&mut *db).await?.rows_affected();
+        drop(db);
         if updated == 0 {
             return Err(DbError::NotFound);
         }

@@ -16,7 +16,7 @@ impl Store {
     /// # Errors
     /// [`DbError::Conflict`] if the code is taken.
     pub async fn create_room(&self, room: &NewRoom) -> DbResult<()> {
-        let _permit = self.write_permit().await;
+        let mut db = self.write_connection().await?;
         sqlx::query(
             "INSERT INTO rooms (code, host_id, host_name, created_at, expires_at) \
              VALUES ($1, $2, $3, $4, $5)",
@@ -26,7 +26,7 @@ impl Store {
         .bind(room.host.name.as_str())
         .bind(room.created_at.0)
         .bind(room.expires_at.0)
-        .execute(&self.pool)
+        .execute(&mut *db)
         .await?;
         Ok(())
     }
@@ -50,7 +50,7 @@ impl Store {
     /// # Errors
     /// [`DbError::NotFound`] for an unknown code; [`DbError::Conflict`] if another guest joined.
     pub async fn join_room(&self, code: &RoomCode, guest: &RoomMember) -> DbResult<RoomRow> {
-        let permit = self.write_permit().await;
+        let mut db = self.write_connection().await?;
         let updated = sqlx::query(
             "UPDATE rooms SET guest_id = $2, guest_name = $3 \
              WHERE code = $1 AND (guest_id IS NULL OR guest_id = $2)",
@@ -58,10 +58,10 @@ impl Store {
         .bind(code.as_str())
         .bind(guest.id.as_str())
         .bind(guest.name.as_str())
-        .execute(&self.pool)
+        .execute(&mut *db)
         .await?
         .rows_affected();
-        drop(permit);
+        drop(db);
         let room = self.room(code).await?;
         if updated == 0 {
             return Err(DbError::Conflict);
@@ -74,13 +74,13 @@ impl Store {
     /// # Errors
     /// [`DbError::NotFound`] for an unknown room or game.
     pub async fn set_room_game(&self, code: &RoomCode, game_id: &GameId) -> DbResult<()> {
-        let _permit = self.write_permit().await;
+        let mut db = self.write_connection().await?;
         let updated = sqlx::query(
             "UPDATE rooms SET game_id = $2, games_played = games_played + 1 WHERE code = $1",
         )
         .bind(code.as_str())
         .bind(game_id.as_str())
-        .execute(&self.pool)
+        .execute(&mut *db)
         .await?
         .rows_affected();
         if updated == 0 {

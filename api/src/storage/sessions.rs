@@ -10,7 +10,7 @@ impl Store {
     /// # Errors
     /// [`DbError::Other`](super::DbError::Other) when the database fails.
     pub async fn revoke_sessions(&self, player: &PlayerId, at: Timestamp) -> DbResult<()> {
-        let _permit = self.write_permit().await;
+        let mut db = self.write_connection().await?;
         sqlx::query(
             "INSERT INTO session_revocations (player_id, valid_after) VALUES ($1, $2) \
              ON CONFLICT (player_id) DO UPDATE SET valid_after = excluded.valid_after \
@@ -18,7 +18,7 @@ impl Store {
         )
         .bind(player.as_str())
         .bind(at.0)
-        .execute(&self.pool)
+        .execute(&mut *db)
         .await?;
         Ok(())
     }

@@ -21,15 +21,15 @@ impl Store {
     /// # Errors
     /// [`DbError::Other`](super::DbError::Other) when the database fails.
     pub async fn setting_or_insert(&self, key: &str, default: &str) -> DbResult<String> {
-        let permit = self.write_permit().await;
+        let mut db = self.write_connection().await?;
         sqlx::query(
             "INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
         )
         .bind(key)
         .bind(default)
-        .execute(&self.pool)
+        .execute(&mut *db)
         .await?;
-        drop(permit);
+        drop(db);
         let row = sqlx::query("SELECT value FROM settings WHERE key = $1")
             .bind(key)
             .fetch_one(&self.pool)

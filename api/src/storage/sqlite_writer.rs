@@ -1,4 +1,4 @@
-//! How an SQLite store writes: one writer at a time, and moves in groups.
+//! How an SQLite store writes: one writer at a time, on one connection, and moves in groups.
 //!
 //! SQLite takes one write transaction at a time and ends each with an `fsync`. Left to
 //! themselves, the pool's connections contend for its write lock by sleeping in its busy handler
@@ -9,15 +9,23 @@
 //! refused move fails alone. A move is still confirmed only after the commit that holds it.
 //! Under sustained overload the writer waits a moment before each group, so that each commit
 //! holds more moves ([`linger_after`]).
+//!
+//! Every write of a file database goes through one connection kept for writing
+//! ([`WriteConnection`]). A connection's page cache lasts only while nobody else commits: SQLite
+//! drops it whole when another connection has written since. With writes spread over the pool,
+//! nearly every group began by reading its pages back from the file; with one writing
+//! connection its cache stays warm, and only readers start cold.
 
 use std::collections::HashSet;
+use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 use std::time::Duration;
 
 use outflank_engine::Move;
 use serde::Serialize;
-use sqlx::{AnyConnection, AnyPool, Connection};
-use tokio::sync::{Mutex, MutexGuard, mpsc, oneshot};
+use sqlx::pool::PoolConnection;
+use sqlx::{Any, AnyConnection, AnyPool, Connection, Transaction};
+use tokio::sync::{MappedMutexGuard, Mutex, MutexGuard, mpsc, oneshot};
 
 use super::games::{PlyWrite, missing_or_over};
 use super::{DbError, DbResult, convert};
@@ -37,8 +45,88 @@ const QUEUE: usize = 4_096;
 /// The gate every SQLite write passes, and the task that writes moves in groups.
 #[derive(Debug)]
 pub(super) struct SqliteWriter {
-    gate: Arc<Mutex<()>>,
+    turns: Arc<Turns>,
     appends: mpsc::Sender<Append>,
+}
+
+/// Where writes take their turn, and the connection they write with.
+enum Turns {
+    /// A file database: the connection kept for writing (none once closed); holding it is the
+    /// turn.
+    Own(Mutex<Option<AnyConnection>>),
+    /// An in-memory database, whose pool holds its only connection (a second would open another,
+    /// empty, database): the turn, then that connection.
+    Shared { gate: Mutex<()>, pool: AnyPool },
+}
+
+impl std::fmt::Debug for Turns {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Turns::Own(_) => "Turns::Own",
+            Turns::Shared { .. } => "Turns::Shared",
+        })
+    }
+}
+
+impl Turns {
+    /// Waits for the next turn to write and the connection to write with.
+    async fn take(&self) -> DbResult<WriteConnection<'_>> {
+        match self {
+            Turns::Own(connection) => MutexGuard::try_map(connection.lock().await, Option::as_mut)
+                .map(WriteConnection::Own)
+                .map_err(|_| DbError::Other("the store is closed".into())),
+            Turns::Shared { gate, pool } => {
+                let turn = gate.lock().await;
+                let connection = pool.acquire().await?;
+                Ok(WriteConnection::Pooled { connection, _turn: Some(turn) })
+            }
+        }
+    }
+}
+
+/// A connection to write with, for one write: on SQLite, held with the write's turn, which ends
+/// when it is dropped.
+pub(super) enum WriteConnection<'a> {
+    /// A file database's one writing connection.
+    Own(MappedMutexGuard<'a, AnyConnection>),
+    /// A connection from the pool (PostgreSQL's, or an in-memory database's only one, with the
+    /// turn).
+    Pooled { connection: PoolConnection<Any>, _turn: Option<MutexGuard<'a, ()>> },
+}
+
+impl WriteConnection<'_> {
+    /// Any of `pool`'s connections: PostgreSQL takes concurrent writers and needs no turn.
+    pub(super) async fn pooled(pool: &AnyPool) -> DbResult<WriteConnection<'static>> {
+        Ok(WriteConnection::Pooled { connection: pool.acquire().await?, _turn: None })
+    }
+
+    /// Begins a transaction on this connection.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] when the database cannot begin one.
+    pub(super) async fn begin(&mut self) -> DbResult<Transaction<'_, Any>> {
+        Ok(Connection::begin(&mut **self).await?)
+    }
+}
+
+impl Deref for WriteConnection<'_> {
+    type Target = AnyConnection;
+
+    fn deref(&self) -> &AnyConnection {
+        match self {
+            WriteConnection::Own(connection) => connection,
+            WriteConnection::Pooled { connection, .. } => connection,
+        }
+    }
+}
+
+impl DerefMut for WriteConnection<'_> {
+    fn deref_mut(&mut self) -> &mut AnyConnection {
+        match self {
+            WriteConnection::Own(connection) => connection,
+            WriteConnection::Pooled { connection, .. } => connection,
+        }
+    }
 }
 
 /// One call of [`Store::append_plies`](super::Store::append_plies), waiting for its commit.
@@ -50,16 +138,33 @@ struct Append {
 
 impl SqliteWriter {
     /// Starts the move-writing task on the current runtime; it ends when the writer is dropped.
-    pub(super) fn spawn(pool: AnyPool) -> SqliteWriter {
-        let gate = Arc::new(Mutex::new(()));
+    /// A file database's writes keep one of `pool`'s connections for themselves.
+    pub(super) async fn spawn(pool: AnyPool, in_memory: bool) -> DbResult<SqliteWriter> {
+        let turns = if in_memory {
+            Turns::Shared { gate: Mutex::new(()), pool }
+        } else {
+            Turns::Own(Mutex::new(Some(pool.acquire().await?.detach())))
+        };
+        let turns = Arc::new(turns);
         let (appends, receiver) = mpsc::channel(QUEUE);
-        tokio::spawn(write_groups(pool, Arc::clone(&gate), receiver));
-        SqliteWriter { gate, appends }
+        tokio::spawn(write_groups(Arc::clone(&turns), receiver));
+        Ok(SqliteWriter { turns, appends })
     }
 
-    /// Waits for this process's turn to write; held until the write's transaction ends.
-    pub(super) async fn permit(&self) -> MutexGuard<'_, ()> {
-        self.gate.lock().await
+    /// Waits for this process's turn to write, and the connection to write with; the turn
+    /// lasts while it lives.
+    pub(super) async fn turn(&self) -> DbResult<WriteConnection<'_>> {
+        self.turns.take().await
+    }
+
+    /// Closes the writing connection once the write in progress ends; later writes fail.
+    pub(super) async fn close(&self) {
+        if let Turns::Own(connection) = &*self.turns
+            && let Some(connection) = connection.lock().await.take()
+            && let Err(error) = connection.close().await
+        {
+            tracing::warn!(%error, "closing the writing connection failed");
+        }
     }
 
     /// Stores plies as [`Store::append_plies`](super::Store::append_plies) does, in the next
@@ -78,7 +183,7 @@ fn stopped() -> DbError {
 /// Takes whatever moves are waiting, up to [`MAX_GROUP`] (first waiting as long as
 /// [`linger_after`] the last group says), writes them in one transaction and answers each;
 /// again until every sender is gone.
-async fn write_groups(pool: AnyPool, gate: Arc<Mutex<()>>, mut receiver: mpsc::Receiver<Append>) {
+async fn write_groups(turns: Arc<Turns>, mut receiver: mpsc::Receiver<Append>) {
     let mut group = Vec::with_capacity(MAX_GROUP);
     let mut last_group = 0;
     while receiver.recv_many(&mut group, MAX_GROUP).await > 0 {
@@ -90,9 +195,9 @@ async fn write_groups(pool: AnyPool, gate: Arc<Mutex<()>>, mut receiver: mpsc::R
             }
         }
         last_group = group.len();
-        let outcomes = {
-            let _permit = gate.lock().await;
-            write_group(&pool, &group).await
+        let outcomes = match turns.take().await {
+            Ok(mut connection) => write_group(&mut connection, &group).await,
+            Err(error) => Err(error),
         };
         match outcomes {
             Ok(outcomes) => {
@@ -133,10 +238,12 @@ fn linger_after(last_group: usize) -> Option<Duration> {
 /// costs one round trip between this task and that thread, and, since its text never changes,
 /// no statement to compile. A group that names a game twice, which the game tasks never send,
 /// is written append by append in one transaction instead.
-async fn write_group(pool: &AnyPool, group: &[Append]) -> DbResult<Vec<DbResult<()>>> {
-    let mut connection = pool.acquire().await?;
+async fn write_group(
+    connection: &mut AnyConnection,
+    group: &[Append],
+) -> DbResult<Vec<DbResult<()>>> {
     if let Ok(rows) = group_rows(group) {
-        return write_rows(&mut connection, group, &rows).await;
+        return write_rows(connection, group, &rows).await;
     }
     let mut tx = connection.begin().await?;
     let mut outcomes = Vec::with_capacity(group.len());
@@ -278,7 +385,8 @@ mod tests {
         let (first, second) = (live_game(&store).await, live_game(&store).await);
         let group =
             [append(&first, 0, &[Square::D3]), append(&second, 0, &[Square::F5, Square::D6])];
-        let outcomes = write_group(&store.pool, &group).await.unwrap();
+        let outcomes =
+            write_group(&mut store.write_connection().await.unwrap(), &group).await.unwrap();
         assert!(matches!(outcomes[..], [Ok(()), Ok(())]), "{outcomes:?}");
         let moves = store.load_game(&second).await.unwrap().moves;
         let plies: Vec<_> = moves.iter().map(|row| (row.ply, row.mv, row.played_at)).collect();
@@ -293,7 +401,8 @@ mod tests {
         let known = live_game(&store).await;
         let unknown = GameId::generate();
         let group = [append(&unknown, 0, &[Square::D3]), append(&known, 0, &[Square::F5])];
-        let outcomes = write_group(&store.pool, &group).await.unwrap();
+        let outcomes =
+            write_group(&mut store.write_connection().await.unwrap(), &group).await.unwrap();
         assert!(matches!(outcomes[..], [Err(DbError::NotFound), Ok(())]), "{outcomes:?}");
         assert_eq!(store.load_game(&known).await.unwrap().moves.len(), 1);
     }
@@ -303,9 +412,49 @@ mod tests {
         let store = Store::connect("sqlite::memory:").await.unwrap();
         let game = live_game(&store).await;
         let group = [append(&game, 0, &[Square::F5]), append(&game, 1, &[Square::D6])];
-        let outcomes = write_group(&store.pool, &group).await.unwrap();
+        let outcomes =
+            write_group(&mut store.write_connection().await.unwrap(), &group).await.unwrap();
         assert!(matches!(outcomes[..], [Ok(()), Ok(())]), "{outcomes:?}");
         assert_eq!(store.load_game(&game).await.unwrap().moves.len(), 2);
+    }
+
+    async fn file_store(directory: &tempfile::TempDir) -> Store {
+        let path = directory.path().join("outflank.sqlite");
+        Store::connect(&format!("sqlite://{}", path.display())).await.unwrap()
+    }
+
+    #[tokio::test]
+    async fn every_write_to_a_file_database_uses_the_same_connection() {
+        let directory = tempfile::tempdir().unwrap();
+        let store = file_store(&directory).await;
+        // A temporary table lives in the connection that created it, and nowhere else.
+        let mut first = store.write_connection().await.unwrap();
+        sqlx::query("CREATE TEMP TABLE mine (x INTEGER)").execute(&mut *first).await.unwrap();
+        drop(first);
+        let mut second = store.write_connection().await.unwrap();
+        let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM temp.mine")
+            .fetch_one(&mut *second)
+            .await
+            .unwrap();
+        assert_eq!(count, 0);
+    }
+
+    #[tokio::test]
+    async fn moves_written_by_the_writing_connection_are_read_by_the_others() {
+        let directory = tempfile::tempdir().unwrap();
+        let store = file_store(&directory).await;
+        let game = live_game(&store).await;
+        store.append_plies(&game, 0, &[Move::Place(Square::F5)], Timestamp(3)).await.unwrap();
+        let moves = store.load_game(&game).await.unwrap().moves;
+        assert_eq!(moves.len(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_closed_file_store_refuses_writes() {
+        let directory = tempfile::tempdir().unwrap();
+        let store = file_store(&directory).await;
+        store.close().await;
+        assert!(matches!(store.write_connection().await, Err(DbError::Other(_))));
     }
 
     #[tokio::test]
@@ -313,7 +462,8 @@ mod tests {
         let store = Store::connect("sqlite::memory:").await.unwrap();
         let (first, second) = (live_game(&store).await, live_game(&store).await);
         let group = [append(&first, 1, &[Square::D3]), append(&second, 0, &[Square::F5])];
-        let outcomes = write_group(&store.pool, &group).await.unwrap();
+        let outcomes =
+            write_group(&mut store.write_connection().await.unwrap(), &group).await.unwrap();
         assert!(matches!(outcomes[..], [Err(DbError::Conflict), Ok(())]), "{outcomes:?}");
         assert_eq!(store.load_game(&second).await.unwrap().moves.len(), 1);
         assert!(store.load_game(&first).await.unwrap().moves.is_empty());
