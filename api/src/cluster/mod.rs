@@ -23,7 +23,8 @@ use thiserror::Error;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::domain::GameId;
-use crate::live::Broadcast;
+use crate::live::{Announcement, Broadcast};
+
 use wire::{GameWire, NodeMsg, Reply, WireError};
 
 /// How long a node's proof of life lasts; it is renewed every [`HEARTBEAT`].
@@ -118,7 +119,7 @@ struct Inner {
 
 struct Feed {
     owner: String,
-    events: broadcast::Sender<Broadcast>,
+    events: broadcast::Sender<Announcement>,
 }
 
 impl Cluster {
@@ -278,7 +279,7 @@ impl Cluster {
         &self,
         id: &GameId,
         owner: &str,
-    ) -> Result<broadcast::Receiver<Broadcast>, ClusterError> {
+    ) -> Result<broadcast::Receiver<Announcement>, ClusterError> {
         {
             let feeds = lock(&self.inner.feeds);
             if let Some(feed) = feeds.get(id).filter(|feed| feed.owner == owner) {
@@ -315,7 +316,7 @@ impl Cluster {
     /// Tells every socket following a remote game that this node is shutting down.
     pub fn shutdown(&self) {
         for feed in lock(&self.inner.feeds).values() {
-            let _ = feed.events.send(Broadcast::Shutdown);
+            let _ = feed.events.send(Announcement::new(Broadcast::Shutdown));
         }
     }
 
@@ -405,7 +406,7 @@ impl Cluster {
                     match wire::decode::<GameWire>(&payload) {
                         Ok(GameWire::Broadcast { broadcast }) => {
                             if let Some(feed) = lock(&self.inner.feeds).get(&id) {
-                                let _ = feed.events.send(broadcast);
+                                let _ = feed.events.send(Announcement::new(broadcast));
                             }
                         }
                         Ok(GameWire::Closed { node }) => {

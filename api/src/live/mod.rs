@@ -33,6 +33,7 @@
 //!   the new game swaps colours and gets the id passed with the completing request.
 //! - **Leave**: during the game, resigns (on one device, aborts); after it, rules out a rematch.
 
+mod announcement;
 mod broadcast;
 mod clock;
 mod command;
@@ -48,6 +49,7 @@ mod view;
 #[cfg(test)]
 mod tests;
 
+pub use announcement::Announcement;
 pub use broadcast::{Broadcast, CatchUp};
 pub use clock::MoveClock;
 pub use command::{Action, Command, CommandError};

@@ -16,7 +16,7 @@ use outflank_engine::Color;
 use crate::accounts::rating::RatedGame;
 use crate::domain::{ClientKey, GameId, PlayerId, Timestamp};
 use crate::live::{
-    Broadcast, CatchUp, Command, Event, GameState, History, Player, Resume, SearchId,
+    Announcement, Broadcast, CatchUp, Command, Event, GameState, History, Player, Resume, SearchId,
     SearchRequest, Timing,
 };
 use crate::metrics::{ErrorKind, Metrics};
@@ -125,7 +125,7 @@ pub(super) struct GameTask {
     history: History,
     context: Arc<TaskContext>,
     requests: mpsc::Receiver<Request>,
-    events: broadcast::Sender<Broadcast>,
+    events: broadcast::Sender<Announcement>,
     searches: HashMap<SearchId, Arc<AtomicBool>>,
     /// A search the game asked for while nobody was connected: started when someone is.
     deferred: Option<SearchRequest>,
@@ -271,7 +271,7 @@ impl GameTask {
     /// Sends `broadcast` to this game's sockets here and, in a cluster, on the other nodes.
     fn broadcast(&self, broadcast: Broadcast) {
         self.context.router.publish(self.state.id(), &broadcast);
-        let _ = self.events.send(broadcast);
+        let _ = self.events.send(Announcement::new(broadcast));
     }
 
     /// Stores what `events` say happened, in order, timing the writes; the rating changes when

@@ -3,7 +3,7 @@
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::domain::PlayerId;
-use crate::live::{Broadcast, CatchUp, Command, Seat};
+use crate::live::{Announcement, CatchUp, Command, Seat};
 
 use super::ServiceError;
 
@@ -15,7 +15,7 @@ pub struct Subscription {
     pub catch_up: CatchUp,
     /// Whether each side has someone connected, this subscriber included: `(black, white)`.
     pub presence: (bool, bool),
-    pub events: broadcast::Receiver<Broadcast>,
+    pub events: broadcast::Receiver<Announcement>,
 }
 
 /// A request to a game's task.

@@ -9,12 +9,13 @@ use std::time::{Duration, Instant};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use actix_ws::CloseCode;
+use bytestring::ByteString;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
 use crate::domain::{GameId, PlayerId, Timestamp};
 use crate::http::error::error_response;
 use crate::http::session::current_session;
-use crate::live::{Action, Broadcast, CatchUp, Seat};
+use crate::live::{Action, Announcement, Broadcast, CatchUp, Seat};
 use crate::metrics::{ErrorKind, Metrics, SocketKind};
 use crate::service::{GameHandle, GameHub, Online, ServiceError, Subscription};
 
@@ -22,7 +23,7 @@ use super::protocol::{ClientMsg, ServerMsg, codes};
 use super::socket::{self, Close, Conversation, Flow, Socket};
 
 /// A game's stream of broadcasts.
-type Events = tokio::sync::broadcast::Receiver<Broadcast>;
+type Events = tokio::sync::broadcast::Receiver<Announcement>;
 
 /// A socket that has not sent `join` within this time is closed.
 const JOIN_WITHIN: Duration = Duration::from_secs(10);
@@ -93,7 +94,7 @@ struct GameSocket {
 /// What a game socket waits for besides the client.
 enum GameEvent {
     /// The game's next broadcast (or news that the stream was lost).
-    Broadcast(Result<Broadcast, RecvError>),
+    Broadcast(Result<Announcement, RecvError>),
     /// The client has not joined in time.
     JoinTimeout,
 }
@@ -141,7 +142,7 @@ impl Conversation for GameSocket {
             }
         };
         match event {
-            Ok(Broadcast::Shutdown) => {
+            Ok(heard) if matches!(heard.broadcast(), Broadcast::Shutdown) => {
                 let msg = ServerMsg::error(
                     codes::SHUTTING_DOWN,
                     "the server is restarting; reconnect in a moment",
@@ -149,10 +150,7 @@ impl Conversation for GameSocket {
                 let _ = socket.send(&msg).await;
                 Err(Close::With(CloseCode::Restart, "server restarting"))
             }
-            Ok(broadcast) => match ServerMsg::from_broadcast(&broadcast) {
-                Some(msg) => self.forward(socket, &msg).await,
-                None => Ok(()),
-            },
+            Ok(heard) => self.forward(socket, &heard).await,
             Err(RecvError::Lagged(_) | RecvError::Closed) => {
                 // Fell behind, or the game's task stopped or moved to another node: subscribe
                 // again from where we are (counting this connection again wherever the game
@@ -247,16 +245,25 @@ impl GameSocket {
     }
 
     /// Passes on a game message, skipping one the client already has (a catch-up and the live
-    /// stream may overlap by a message).
-    async fn forward(&mut self, socket: &mut Socket, msg: &ServerMsg) -> Flow {
-        if let Some(version) = msg.version() {
+    /// stream may overlap by a message). The frame is rendered once for all of this node's
+    /// sockets.
+    async fn forward(&mut self, socket: &mut Socket, heard: &Announcement) -> Flow {
+        let Some(frame) = heard.frame(render) else { return Ok(()) };
+        if let Broadcast::Event(event) = heard.broadcast()
+            && let Some(version) = event.version()
+        {
             if self.last_version.is_some_and(|seen| version <= seen) {
                 return Ok(());
             }
             self.last_version = Some(version);
         }
-        socket.send(msg).await
+        socket.send_text(frame).await
     }
+}
+
+/// The frame of a broadcast, if it has one for clients.
+fn render(broadcast: &Broadcast) -> Option<ByteString> {
+    ServerMsg::from_broadcast(broadcast).map(|msg| ByteString::from(msg.to_json()))
 }
 
 /// The code and `error` message a refused action gets.

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use actix_ws::{CloseCode, CloseReason, Message, MessageStream, Session};
+use bytestring::ByteString;
 use serde::Serialize;
 
 use crate::domain::PlayerId;
@@ -83,14 +84,14 @@ impl Socket {
     pub async fn send(&mut self, msg: &impl Serialize) -> Flow {
         // Plain structs with text keys always serialize.
         let text = serde_json::to_string(msg).unwrap_or_default();
-        self.send_text(text).await
+        self.send_text(text.into()).await
     }
 
     /// Sends one frame of text already written.
     ///
     /// # Errors
     /// [`Close::Gone`] when the client is gone or does not read.
-    pub async fn send_text(&mut self, text: String) -> Flow {
+    pub async fn send_text(&mut self, text: ByteString) -> Flow {
         match tokio::time::timeout(SEND_TIMEOUT, self.session.text(text)).await {
             Ok(Ok(())) => Ok(()),
             _ => Err(Close::Gone),
