@@ -260,13 +260,30 @@ async fn write_group(
 
 /// [`INSERT_GROUP`] for `rows` (the appends of `group`, in order) on `connection`: the
 /// outcome of each append.
+///
+/// The statement returns no rows: each would cross from SQLite's thread to this task on its
+/// own, waking it, which at saturation cost more than the rest of the write. When it stored as
+/// many plies as the group holds, every append landed; otherwise the games of the rows it
+/// inserted tell which did ([`LANDED`]), and the refused appends are told why.
 async fn write_rows(
     connection: &mut AnyConnection,
     group: &[Append],
     rows: &[GroupRow<'_>],
 ) -> DbResult<Vec<DbResult<()>>> {
-    let landed: Vec<String> =
-        sqlx::query_scalar(INSERT_GROUP).bind(json(&rows)?).fetch_all(&mut *connection).await?;
+    let stored = sqlx::query(INSERT_GROUP)
+        .bind(json(&rows)?)
+        .execute(&mut *connection)
+        .await?
+        .rows_affected();
+    let plies: usize = rows.iter().map(|row| row.plies.len()).sum();
+    if u64::try_from(plies).is_ok_and(|plies| plies == stored) {
+        return Ok(group.iter().map(|_| Ok(())).collect());
+    }
+    let landed: Vec<String> = match i64::try_from(stored) {
+        Ok(0) => Vec::new(),
+        Ok(stored) => sqlx::query_scalar(LANDED).bind(stored).fetch_all(&mut *connection).await?,
+        Err(_) => return Err(DbError::Other("a group stored more rows than it held".into())),
+    };
     let landed: HashSet<&str> = landed.iter().map(String::as_str).collect();
     let mut outcomes = Vec::with_capacity(group.len());
     for Append { write, .. } in group {
@@ -280,13 +297,18 @@ async fn write_rows(
     Ok(outcomes)
 }
 
+/// The games of the last `$1` rows this connection inserted into `moves`: SQLite gives each
+/// new row of a table the next rowid after the largest, so one statement's rows are the
+/// newest, and the last one's rowid is the connection's `last_insert_rowid()`.
+const LANDED: &str = "SELECT DISTINCT game_id FROM moves WHERE rowid > last_insert_rowid() - $1";
+
 /// `value` as the text of a JSON parameter.
 fn json(value: &impl Serialize) -> DbResult<String> {
     serde_json::to_string(value).map_err(|error| DbError::Other(error.to_string()))
 }
 
 /// Stores the plies of every append whose game is live and whose first ply is the game's next
-/// one, numbered from that first, and returns their games' ids (once per ply). SQLite computes
+/// one, numbered from that first. SQLite computes
 /// the whole selection before it inserts (it reads the table it writes), so an append's later
 /// plies are not refused by its earlier ones; and since an `INSERT` takes the write lock before
 /// it reads, the check and the write see the same moves.
@@ -297,8 +319,7 @@ const INSERT_GROUP: &str = "INSERT INTO moves (game_id, ply, mv, played_at) \
      JOIN json_each(input.value -> 'plies') AS plies \
      WHERE games.status = 'live' \
         AND COALESCE((SELECT MAX(moves.ply) FROM moves WHERE moves.game_id = games.id), -1) + 1 \
-            = input.value ->> 'first' \
-     RETURNING game_id";
+            = input.value ->> 'first'";
 
 /// One append as [`INSERT_GROUP`] reads it.
 #[derive(Debug, Serialize)]
@@ -455,6 +476,19 @@ mod tests {
         let store = file_store(&directory).await;
         store.close().await;
         assert!(matches!(store.write_connection().await, Err(DbError::Other(_))));
+    }
+
+    #[tokio::test]
+    async fn beside_a_refused_append_one_of_several_plies_is_told_it_landed() {
+        let store = Store::connect("sqlite::memory:").await.unwrap();
+        let (first, second) = (live_game(&store).await, live_game(&store).await);
+        let group =
+            [append(&first, 0, &[Square::F5, Square::D6]), append(&second, 2, &[Square::C3])];
+        let outcomes = write_group(&mut store.write_connection().await.unwrap(), &group).await;
+        let outcomes = outcomes.unwrap();
+        assert!(matches!(outcomes[..], [Ok(()), Err(DbError::Conflict)]), "{outcomes:?}");
+        assert_eq!(store.load_game(&first).await.unwrap().moves.len(), 2);
+        assert!(store.load_game(&second).await.unwrap().moves.is_empty());
     }
 
     #[tokio::test]
