@@ -247,11 +247,8 @@ impl Analyses {
         if game.status == GameStatus::Live {
             return Err(AnalysisError::GameLive);
         }
-        if let Some(row) = store.analysis(game_id).await? {
-            if row.status.is_open() || (row.status == AnalysisStatus::Done && row.engine == ENGINE)
-            {
-                return Ok(row);
-            }
+        if let Some(row) = self.kept(game_id).await? {
+            return Ok(row);
         }
         if let Some(player) = by {
             if store.open_analyses_requested_by(player).await? >= PER_PLAYER {
@@ -259,34 +256,57 @@ impl Analyses {
             }
         }
         let permit = self.inner.queue.try_reserve().map_err(|_| AnalysisError::QueueFull)?;
-        match store.queue_analysis(game_id, ENGINE, by, Timestamp::now()).await? {
+        self.enqueue(game_id, by, permit).await
+    }
+
+    /// Queues the analysis of a game that just ended, if it finished with a result; a full
+    /// queue drops it with a log line, before anything is read (a busy server ends many games
+    /// while its reviews are behind).
+    pub async fn game_ended(&self, game_id: GameId) {
+        let Ok(permit) = self.inner.queue.try_reserve() else {
+            tracing::warn!(
+                game = %game_id,
+                "analysis queue full: the finished game is not analysed until someone asks"
+            );
+            return;
+        };
+        let queued = async {
+            if self.inner.store.game(&game_id).await?.status != GameStatus::Finished
+                || self.kept(&game_id).await?.is_some()
+            {
+                return Ok(());
+            }
+            self.enqueue(&game_id, None, permit).await.map(drop)
+        };
+        if let Err(error) = queued.await {
+            tracing::warn!(game = %game_id, %error, "finished game not queued for analysis");
+        }
+    }
+
+    /// The analysis of `game_id` that a new request leaves as it is: one queued, running, or
+    /// done by this engine.
+    async fn kept(&self, game_id: &GameId) -> Result<Option<AnalysisRow>, AnalysisError> {
+        let row = self.inner.store.analysis(game_id).await?;
+        Ok(row.filter(|row| {
+            row.status.is_open() || (row.status == AnalysisStatus::Done && row.engine == ENGINE)
+        }))
+    }
+
+    /// Stores `game_id`'s analysis as queued and hands it to the workers with `permit`; a row
+    /// stored meanwhile by another request is returned as it is.
+    async fn enqueue(
+        &self,
+        game_id: &GameId,
+        by: Option<&PlayerId>,
+        permit: mpsc::Permit<'_, GameId>,
+    ) -> Result<AnalysisRow, AnalysisError> {
+        match self.inner.store.queue_analysis(game_id, ENGINE, by, Timestamp::now()).await? {
             QueuedAnalysis::Queued(row) => {
                 lock(&self.inner.pending).insert(game_id.clone());
                 permit.send(game_id.clone());
                 Ok(row)
             }
             QueuedAnalysis::Existing(row) => Ok(row),
-        }
-    }
-
-    /// Queues the analysis of a game that just ended, if it finished with a result; a full
-    /// queue drops it with a log line.
-    pub async fn game_ended(&self, game_id: GameId) {
-        match self.inner.store.game(&game_id).await {
-            Ok(game) if game.status == GameStatus::Finished => {}
-            Ok(_) => return,
-            Err(error) => {
-                tracing::warn!(game = %game_id, %error, "finished game not queued for analysis");
-                return;
-            }
-        }
-        match self.request(&game_id, None).await {
-            Ok(_) => {}
-            Err(AnalysisError::QueueFull) => tracing::warn!(
-                game = %game_id,
-                "analysis queue full: the finished game is not analysed until someone asks"
-            ),
-            Err(error) => tracing::warn!(game = %game_id, %error, "analysis not queued"),
         }
     }
 }
@@ -582,6 +602,47 @@ mod tests {
         assert_eq!(store.analysis(&third).await.unwrap(), None);
         // A game already queued needs no room.
         assert_eq!(analyses.request(&second, None).await.unwrap().status, AnalysisStatus::Queued);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_game_that_ends_is_queued_unless_the_queue_is_full() {
+        let store = Store::connect("sqlite::memory:").await.unwrap();
+        let live = LiveSearches::default();
+        let _search = live.start();
+        let analyses =
+            Analyses::start(store.clone(), live.clone(), quick(1), "node-a".into()).unwrap();
+        let first = finished_game(&store, SHORTEST).await;
+        analyses.game_ended(first.clone()).await;
+        until(|| live.waiting() == 1).await;
+        let second = finished_game(&store, SHORTEST).await;
+        analyses.game_ended(second.clone()).await;
+        let third = finished_game(&store, SHORTEST).await;
+        analyses.game_ended(third.clone()).await;
+        assert_eq!(row(&store, &first).await.status, AnalysisStatus::Running);
+        assert_eq!(row(&store, &second).await.status, AnalysisStatus::Queued);
+        assert_eq!(store.analysis(&third).await.unwrap(), None);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_game_that_ends_without_a_result_is_not_queued() {
+        let store = Store::connect("sqlite::memory:").await.unwrap();
+        let analyses =
+            Analyses::start(store.clone(), LiveSearches::default(), quick(4), "node-a".into())
+                .unwrap();
+        let game = new_game();
+        store.create_game(&game).await.unwrap();
+        let aborted = FinishedGame {
+            status: GameStatus::Aborted,
+            winner: None,
+            end_reason: EndReason::Aborted,
+            black_discs: 2,
+            white_discs: 2,
+            finished_at: Timestamp(2),
+            rated: None,
+        };
+        store.finish_game(&game.id, &aborted).await.unwrap();
+        analyses.game_ended(game.id.clone()).await;
+        assert_eq!(store.analysis(&game.id).await.unwrap(), None);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
