@@ -1226,3 +1226,24 @@ async fn only_the_puzzles_player_answers_and_the_first_right_answer_solves_it(db
     let unknown = PuzzleId { game_id: game, ply: 4 };
     assert_not_found(store.record_attempt(&unknown, &owner, true, T0.plus(5)).await);
 }
+
+#[tokio::test]
+async fn a_postgres_connection_cut_while_idle_is_replaced_before_its_next_use() {
+    storage_support::run_postgres(|db| async move {
+        let game = new_game();
+        db.store.create_game(&game).await.unwrap();
+        // The server hangs up on every connection of the store, which does not hear of it.
+        let mut admin = <sqlx::PgConnection as sqlx::Connection>::connect(&db.url).await.unwrap();
+        admin
+            .execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                 WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            )
+            .await
+            .unwrap();
+        sqlx::Connection::close(admin).await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(1_200)).await;
+        assert_eq!(db.store.load_game(&game.id).await.unwrap().game, created(&game));
+    })
+    .await;
+}
