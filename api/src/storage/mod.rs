@@ -21,7 +21,8 @@ use sqlx::{Any, AnyPool, Executor, Row};
 use thiserror::Error;
 
 use postgres_writer::PostgresWriter;
-use sqlite_writer::{SqliteWriter, WriteConnection};
+use sqlite_writer::SqliteWriter;
+use write_connection::WriteConnection;
 
 mod accounts;
 mod analyses;
@@ -35,6 +36,7 @@ mod rooms;
 mod sessions;
 mod settings;
 mod sqlite_writer;
+mod write_connection;
 mod write_latency;
 
 pub use accounts::{AccountRow, DELETED_PLAYER, NameError};
