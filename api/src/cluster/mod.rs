@@ -24,7 +24,6 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::domain::GameId;
 use crate::live::{Announcement, Broadcast};
-
 use wire::{GameWire, NodeMsg, Reply, WireError};
 
 /// How long a node's proof of life lasts; it is renewed every [`HEARTBEAT`].
