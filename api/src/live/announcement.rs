@@ -40,12 +40,6 @@ impl Announcement {
     }
 }
 
-impl From<Broadcast> for Announcement {
-    fn from(broadcast: Broadcast) -> Announcement {
-        Announcement::new(broadcast)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -490,6 +490,7 @@ async fn sweep(inner: std::sync::Weak<Inner>) {
 mod tests {
     use super::*;
     use crate::domain::{EndReason, Mode, Winner};
+    use crate::service::LiveSearch;
     use crate::service::test_support::until;
     use crate::storage::{FinishedGame, NewGame, SeatRow};
     use outflank_engine::{Board, Record};
@@ -537,18 +538,24 @@ mod tests {
         }
     }
 
+    /// An in-memory store, and analyses on it held back by a live search until it is dropped.
+    async fn held(queue: usize) -> (Store, LiveSearches, LiveSearch, Analyses) {
+        let store = Store::connect("sqlite::memory:").await.unwrap();
+        let live = LiveSearches::default();
+        let search = live.start();
+        let analyses =
+            Analyses::start(store.clone(), live.clone(), quick(queue), "node-a".into()).unwrap();
+        (store, live, search, analyses)
+    }
+
     async fn row(store: &Store, id: &GameId) -> AnalysisRow {
         store.analysis(id).await.unwrap().unwrap()
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn an_analysis_waits_while_a_live_search_runs_and_goes_on_when_it_ends() {
-        let store = Store::connect("sqlite::memory:").await.unwrap();
+        let (store, live, search, analyses) = held(4).await;
         let id = finished_game(&store, SHORTEST).await;
-        let live = LiveSearches::default();
-        let search = live.start();
-        let analyses =
-            Analyses::start(store.clone(), live.clone(), quick(4), "node-a".into()).unwrap();
         assert_eq!(analyses.request(&id, None).await.unwrap().status, AnalysisStatus::Queued);
 
         // The worker has claimed it and stands before its first step, waiting for the search.
@@ -578,11 +585,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn live_and_unknown_games_and_a_full_queue_are_refused() {
-        let store = Store::connect("sqlite::memory:").await.unwrap();
-        let live = LiveSearches::default();
-        let _search = live.start();
-        let analyses =
-            Analyses::start(store.clone(), live.clone(), quick(1), "node-a".into()).unwrap();
+        let (store, live, _search, analyses) = held(1).await;
         let unknown = analyses.request(&GameId::generate(), None).await;
         assert!(matches!(unknown, Err(AnalysisError::NotFound)), "{unknown:?}");
         let playing = new_game();
@@ -606,11 +609,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_game_that_ends_is_queued_unless_the_queue_is_full() {
-        let store = Store::connect("sqlite::memory:").await.unwrap();
-        let live = LiveSearches::default();
-        let _search = live.start();
-        let analyses =
-            Analyses::start(store.clone(), live.clone(), quick(1), "node-a".into()).unwrap();
+        let (store, live, _search, analyses) = held(1).await;
         let first = finished_game(&store, SHORTEST).await;
         analyses.game_ended(first.clone()).await;
         until(|| live.waiting() == 1).await;
@@ -647,11 +646,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_player_may_have_three_analyses_waiting() {
-        let store = Store::connect("sqlite::memory:").await.unwrap();
-        let live = LiveSearches::default();
-        let _search = live.start();
-        let analyses =
-            Analyses::start(store.clone(), live.clone(), quick(10), "node-a".into()).unwrap();
+        let (store, _, _search, analyses) = held(10).await;
         let player: PlayerId = "guestguestguestx".parse().unwrap();
         for _ in 0..PER_PLAYER {
             let id = finished_game(&store, SHORTEST).await;

@@ -156,7 +156,7 @@ impl Store {
                     .connect(url)
                     .await
             }
-            Backend::Sqlite => connect_sqlite(url).await,
+            Backend::Sqlite => connect_sqlite(url, in_memory).await,
         }
         .map_err(|error| DbError::Other(format!("cannot connect to {redacted}: {error}")))?;
         MIGRATOR
@@ -232,10 +232,9 @@ fn private_file(path: &std::path::Path) -> std::io::Result<()> {
 
 /// An SQLite pool: file (and directory) created when missing, private to this user, WAL
 /// journal, foreign keys enforced, and a busy timeout so concurrent writers wait rather than
-/// fail.
-async fn connect_sqlite(url: &str) -> Result<AnyPool, sqlx::Error> {
+/// fail; for an `in_memory` database, its one connection.
+async fn connect_sqlite(url: &str, in_memory: bool) -> Result<AnyPool, sqlx::Error> {
     let (path, query) = sqlite_path(url);
-    let in_memory = sqlite_in_memory(url);
 
     // A connection to a file in this process cannot drop as a network one can: no ping (a
     // round trip to the connection's thread) before each use.
