@@ -88,6 +88,10 @@ pub struct Settings {
     /// `OUTFLANK_ADMISSION_LAG_MS`: how late a worker's ticks may run before new games are
     /// refused as the server is saturated; `None` (`off`) never refuses.
     pub admission_lag_ms: Option<u64>,
+    /// `OUTFLANK_WORKERS`: threads serving HTTP and WebSockets, each with its own event loop
+    /// (games run on them too); `None`: one fewer than the cores this process may use, at least
+    /// one ([`Settings::http_workers`]).
+    pub http_workers: Option<u32>,
     /// `OUTFLANK_ANALYSIS_WORKERS`: finished games analysed at once, each on a thread.
     pub analysis_workers: u32,
     /// `OUTFLANK_ANALYSIS_QUEUE`: analyses waiting at most; more are refused.
@@ -307,6 +311,15 @@ impl Settings {
                     .ok_or_else(|| invalid(variable, value, expected)),
             }
         };
+        let http_workers =
+            match lookup("OUTFLANK_WORKERS") {
+                None => None,
+                Some(value) => {
+                    Some(value.trim().parse().ok().filter(|n| (1..=1024).contains(n)).ok_or_else(
+                        || invalid("OUTFLANK_WORKERS", value, "number from 1 to 1024"),
+                    )?)
+                }
+            };
         let analysis_workers =
             ranged("OUTFLANK_ANALYSIS_WORKERS", DEFAULT_WORKERS, 1..=64, "number from 1 to 64")?;
         let analysis_queue = count("OUTFLANK_ANALYSIS_QUEUE", DEFAULT_QUEUE)?;
@@ -334,6 +347,7 @@ impl Settings {
             sockets_per_address,
             trusted_proxies,
             admission_lag_ms,
+            http_workers,
             analysis_workers,
             analysis_queue,
             analysis_depth,
@@ -365,6 +379,21 @@ impl Settings {
             self.admission_lag_ms.map(std::time::Duration::from_millis),
             writes,
         )
+    }
+
+    /// Threads serving HTTP and WebSockets: `OUTFLANK_WORKERS`, or else one fewer than the
+    /// `cores` this process may use, and at least one.
+    ///
+    /// The core left over runs what the workers hand their work to: the store's writes (SQLite's
+    /// thread, or a database on the same machine) and game reviews. With a worker on every
+    /// core, each move crossed between the workers and those threads on shared cores; on two
+    /// cores, one worker took 10 to 15 % less CPU per move at saturation, with the same moves a
+    /// second (docs/performance.md).
+    pub fn http_workers(&self, cores: usize) -> usize {
+        match self.http_workers {
+            Some(workers) => usize::try_from(workers).unwrap_or(1),
+            None => cores.saturating_sub(1).max(1),
+        }
     }
 
     /// How finished games are analysed.
@@ -456,6 +485,31 @@ mod tests {
         assert_eq!((settings.rate_per_second, settings.rate_burst), (500, 900));
         let error = settings_error("OUTFLANK_RATE_BURST", "0");
         assert_eq!(error, "OUTFLANK_RATE_BURST=\"0\" is not a valid number from 1 to 1000000");
+    }
+
+    #[test]
+    fn http_workers_default_to_one_fewer_than_the_cores_and_at_least_one() {
+        let settings = settings(&[]).unwrap();
+        assert_eq!(settings.http_workers, None);
+        assert_eq!(
+            [1, 2, 8].map(|cores| settings.http_workers(cores)),
+            [1, 1, 7],
+            "workers for 1, 2 and 8 cores"
+        );
+    }
+
+    #[test]
+    fn http_workers_can_be_set_from_1_to_1024() {
+        let settings = settings(&[("OUTFLANK_WORKERS", "3")]).unwrap();
+        assert_eq!(settings.http_workers(2), 3);
+        assert_eq!(
+            settings_error("OUTFLANK_WORKERS", "0"),
+            "OUTFLANK_WORKERS=\"0\" is not a valid number from 1 to 1024"
+        );
+        assert_eq!(
+            settings_error("OUTFLANK_WORKERS", "many"),
+            "OUTFLANK_WORKERS=\"many\" is not a valid number from 1 to 1024"
+        );
     }
 
     #[test]

@@ -188,6 +188,8 @@ impl Application {
         });
         let metrics = web::Data::new(metrics);
         let admission = web::Data::new(settings.admission(store.write_latency()));
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        let workers = settings.http_workers(cores);
 
         let server = HttpServer::new(move || {
             // The factory runs once on each worker: each watches its own event loop.
@@ -219,6 +221,7 @@ impl Application {
                 .configure(routes::configure)
         })
         .on_connect(send_at_once)
+        .workers(workers)
         .disable_signals()
         .shutdown_timeout(5)
         .listen(listener)

@@ -73,6 +73,8 @@ pub(super) enum FollowUp {
         state: Box<GameState>,
         origin: Origin,
         started: oneshot::Sender<Result<(), ServiceError>>,
+        /// The runtime of the game it follows, which runs the rematch's task too.
+        handle: tokio::runtime::Handle,
     },
     /// This game has ended (its task goes on a while, for rematches and late viewers); answer
     /// once its analysis is queued, so that players hear of the end only when a page that asks
@@ -367,7 +369,12 @@ impl GameTask {
     async fn start_rematch(&self, next: GameState) -> Result<(), ServiceError> {
         let (started, answer) = oneshot::channel();
         let origin = self.origin.clone();
-        let follow_up = FollowUp::StartRematch { state: Box::new(next), origin, started };
+        let follow_up = FollowUp::StartRematch {
+            state: Box::new(next),
+            origin,
+            started,
+            handle: tokio::runtime::Handle::current(),
+        };
         self.context.follow_ups.send(follow_up).map_err(|_| ServiceError::Unavailable)?;
         answer.await.map_err(|_| ServiceError::Unavailable)?
     }

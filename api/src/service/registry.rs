@@ -352,9 +352,11 @@ async fn follow_up_loop(registry: Weak<Inner>, mut requests: mpsc::UnboundedRece
         let Some(inner) = registry.upgrade() else { break };
         let hub = GameHub { inner };
         match follow_up {
-            FollowUp::StartRematch { state, origin, started } => {
-                // Claimed and started off this loop, so a slow cluster delays only this rematch.
-                tokio::spawn(async move {
+            FollowUp::StartRematch { state, origin, started, handle } => {
+                // Claimed and started off this loop, so a slow cluster delays only this rematch,
+                // and on the runtime of the game it follows: a worker's, where its moves need no
+                // hand-over to another thread (this loop's is the main thread's).
+                handle.spawn(async move {
                     let _ = started.send(hub.start_rematch(*state, origin).await);
                 });
             }
