@@ -11,7 +11,7 @@ use crate::{Bitboard, Board, Color, GameResult, Move, Square};
 
 impl Serialize for Square {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
+        serializer.serialize_str(self.name())
     }
 }
 

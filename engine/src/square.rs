@@ -137,13 +137,30 @@ impl Square {
     pub const fn bit(self) -> u64 {
         1u64 << self as u8
     }
+
+    /// The square's name, such as `"d3"`: what [`fmt::Display`] writes, without formatting
+    /// machinery or an allocation (a server writes thousands of them a second).
+    pub const fn name(self) -> &'static str {
+        NAMES[self as usize]
+    }
 }
+
+/// Every square's name, by index.
+#[rustfmt::skip]
+const NAMES: [&str; 64] = [
+    "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1",
+    "a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2",
+    "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3",
+    "a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4",
+    "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5",
+    "a6", "b6", "c6", "d6", "e6", "f6", "g6", "h6",
+    "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7",
+    "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8",
+];
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let column = (b'a' + self.column()) as char;
-        let row = (b'1' + self.row()) as char;
-        write!(f, "{column}{row}")
+        f.write_str(self.name())
     }
 }
 
@@ -179,6 +196,15 @@ mod tests {
     fn names_round_trip_for_every_square() {
         for square in Square::ALL {
             assert_eq!(square.to_string().parse::<Square>(), Ok(square));
+        }
+    }
+
+    #[test]
+    fn a_square_is_named_by_its_column_letter_then_its_row_number() {
+        assert_eq!((Square::A1.name(), Square::D3.name(), Square::H8.name()), ("a1", "d3", "h8"));
+        for square in Square::ALL {
+            let expected = [b'a' + square.column(), b'1' + square.row()];
+            assert_eq!(square.name().as_bytes(), expected, "square {}", square.index());
         }
     }
 

@@ -380,7 +380,7 @@ impl LegalMsg {
             .legal_moves()
             .into_iter()
             .map(|square| LegalMsg {
-                square: square.to_string(),
+                square: square.name().to_owned(),
                 flips: square_list(board.flips(square)),
             })
             .collect()
@@ -623,7 +623,7 @@ impl From<&Position> for PositionMsg {
                 .legal
                 .iter()
                 .map(|legal| LegalMsg {
-                    square: legal.square.to_string(),
+                    square: legal.square.name().to_owned(),
                     flips: square_list(legal.flips),
                 })
                 .collect(),
@@ -643,7 +643,7 @@ impl From<LastMove> for LastMoveMsg {
         LastMoveMsg {
             number: last.number,
             color: Side::from(last.color),
-            square: last.square.to_string(),
+            square: last.square.name().to_owned(),
             flips: square_list(last.flips),
         }
     }
@@ -703,7 +703,7 @@ pub fn positions_json(game: &Game) -> serde_json::Value {
 }
 
 fn square_list(squares: Bitboard) -> Vec<String> {
-    squares.into_iter().map(|square| square.to_string()).collect()
+    squares.into_iter().map(|square| square.name().to_owned()).collect()
 }
 
 /// A message from a client of the queue socket.
