@@ -387,7 +387,7 @@ impl Settings {
     /// The core left over runs what the workers hand their work to: the store's writes (SQLite's
     /// thread, or a database on the same machine) and game reviews. With a worker on every
     /// core, each move crossed between the workers and those threads on shared cores; on two
-    /// cores, one worker took 10 to 15 % less CPU per move at saturation, with the same moves a
+    /// cores, one worker took about 10 % less CPU per move at saturation, with the same moves a
     /// second (docs/performance.md).
     pub fn http_workers(&self, cores: usize) -> usize {
         match self.http_workers {
