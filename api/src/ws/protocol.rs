@@ -9,7 +9,7 @@
 use std::fmt::Display;
 
 use outflank_engine::{Bitboard, Board, Color, Game, Move, Square};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use thiserror::Error;
 
 use crate::accounts::rating::{RatingChange, is_provisional, shown};
@@ -369,8 +369,25 @@ pub struct PositionMsg {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LegalMsg {
-    pub square: String,
-    pub flips: Vec<String>,
+    pub square: Square,
+    pub flips: SquareList,
+}
+
+/// Squares as a list of their names in square order, `["d4", "e4"]`: written straight from
+/// the set, as every move's broadcast holds one for each legal move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SquareList(pub Bitboard);
+
+impl Serialize for SquareList {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for SquareList {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<SquareList, D::Error> {
+        Ok(SquareList(Vec::<Square>::deserialize(deserializer)?.into_iter().collect()))
+    }
 }
 
 impl LegalMsg {
@@ -379,10 +396,7 @@ impl LegalMsg {
         board
             .legal_moves()
             .into_iter()
-            .map(|square| LegalMsg {
-                square: square.name().to_owned(),
-                flips: square_list(board.flips(square)),
-            })
+            .map(|square| LegalMsg { square, flips: SquareList(board.flips(square)) })
             .collect()
     }
 }
@@ -407,8 +421,8 @@ pub struct PlyMsg {
 pub struct LastMoveMsg {
     pub number: usize,
     pub color: Side,
-    pub square: String,
-    pub flips: Vec<String>,
+    pub square: Square,
+    pub flips: SquareList,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -622,10 +636,7 @@ impl From<&Position> for PositionMsg {
             legal: position
                 .legal
                 .iter()
-                .map(|legal| LegalMsg {
-                    square: legal.square.name().to_owned(),
-                    flips: square_list(legal.flips),
-                })
+                .map(|legal| LegalMsg { square: legal.square, flips: SquareList(legal.flips) })
                 .collect(),
             counts: CountsMsg { black: counts.black, white: counts.white, empty: counts.empty },
         }
@@ -643,8 +654,8 @@ impl From<LastMove> for LastMoveMsg {
         LastMoveMsg {
             number: last.number,
             color: Side::from(last.color),
-            square: last.square.name().to_owned(),
-            flips: square_list(last.flips),
+            square: last.square,
+            flips: SquareList(last.flips),
         }
     }
 }
@@ -700,10 +711,6 @@ pub fn positions_json(game: &Game) -> serde_json::Value {
             .push(serde_json::json!({ "ply": index + 1, "board": board_text(&after), "last_move": last_move }));
     }
     serde_json::Value::Array(positions)
-}
-
-fn square_list(squares: Bitboard) -> Vec<String> {
-    squares.into_iter().map(|square| square.name().to_owned()).collect()
 }
 
 /// A message from a client of the queue socket.

@@ -366,3 +366,11 @@ fn every_error_code_is_documented() {
         );
     }
 }
+
+#[test]
+fn a_square_list_is_written_as_names_in_square_order_and_read_back() {
+    let squares = SquareList([Square::E4, Square::D4, Square::H8].into_iter().collect());
+    let json = serde_json::to_string(&squares).unwrap();
+    assert_eq!(json, r#"["d4","e4","h8"]"#);
+    assert_eq!(serde_json::from_str::<SquareList>(&json).unwrap(), squares);
+}
