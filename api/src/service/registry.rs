@@ -354,8 +354,8 @@ async fn follow_up_loop(registry: Weak<Inner>, mut requests: mpsc::UnboundedRece
         match follow_up {
             FollowUp::StartRematch { state, origin, started, handle } => {
                 // Claimed and started off this loop, so a slow cluster delays only this rematch,
-                // and on the runtime of the game it follows: a worker's, where its moves need no
-                // hand-over to another thread (this loop's is the main thread's).
+                // and on the runtime of the game it follows (a worker's, for every game started
+                // from a request), so its moves need no hand-over to this loop's main thread.
                 handle.spawn(async move {
                     let _ = started.send(hub.start_rematch(*state, origin).await);
                 });
