@@ -311,15 +311,16 @@ impl Settings {
                     .ok_or_else(|| invalid(variable, value, expected)),
             }
         };
-        let http_workers =
-            match lookup("OUTFLANK_WORKERS") {
-                None => None,
-                Some(value) => {
-                    Some(value.trim().parse().ok().filter(|n| (1..=1024).contains(n)).ok_or_else(
-                        || invalid("OUTFLANK_WORKERS", value, "number from 1 to 1024"),
-                    )?)
-                }
-            };
+        let http_workers = lookup("OUTFLANK_WORKERS")
+            .map(|value| {
+                value
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=1024).contains(n))
+                    .ok_or_else(|| invalid("OUTFLANK_WORKERS", value, "number from 1 to 1024"))
+            })
+            .transpose()?;
         let analysis_workers =
             ranged("OUTFLANK_ANALYSIS_WORKERS", DEFAULT_WORKERS, 1..=64, "number from 1 to 64")?;
         let analysis_queue = count("OUTFLANK_ANALYSIS_QUEUE", DEFAULT_QUEUE)?;

@@ -698,13 +698,11 @@ pub fn positions_json(game: &Game) -> serde_json::Value {
             break;
         };
         if let Move::Place(square) = mv {
-            let flips: Vec<String> =
-                before.flips(square).into_iter().map(|s| s.to_string()).collect();
             last_move = serde_json::json!({
                 "number": index + 1,
                 "color": before.side_to_move().name().to_lowercase(),
-                "square": square.to_string(),
-                "flips": flips,
+                "square": square,
+                "flips": SquareList(before.flips(square)),
             });
         }
         positions
