@@ -241,7 +241,8 @@ impl Application {
     }
 
     /// Serves until SIGINT/SIGTERM (or [`Stopper::stop`]), then tells connected players, stops
-    /// accepting, finishes open requests and closes the store.
+    /// accepting, finishes open requests and closes the store (waiting at most
+    /// [`CLOSE_LIMIT`](crate::storage::CLOSE_LIMIT) for connections still in use).
     ///
     /// # Errors
     /// The server fails while running.

@@ -59,11 +59,20 @@ export async function startServer(env = {}, fixed = null) {
       try {
         const response = await fetch(`${base}/healthz`);
         if (response.ok) {
+          // A server that has not exited 30 s after SIGTERM is killed, and the test fails
+          // saying so rather than waiting for the suite's time limit.
           const halt = async () => {
-            if (!exited) {
-              const done = new Promise((resolve) => child.once('exit', resolve));
-              child.kill('SIGTERM');
+            if (exited) return;
+            const done = new Promise((resolve) => child.once('exit', () => resolve(true)));
+            child.kill('SIGTERM');
+            let timer;
+            const late = new Promise((resolve) => { timer = setTimeout(() => resolve(false), 30_000); });
+            const inTime = await Promise.race([done, late]);
+            clearTimeout(timer);
+            if (!inTime) {
+              child.kill('SIGKILL');
               await done;
+              throw new Error(`the server on ${base} did not exit within 30 s of SIGTERM`);
             }
           };
           return {

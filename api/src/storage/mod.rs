@@ -206,13 +206,48 @@ impl Store {
         }
     }
 
-    /// Waits for running queries and closes every connection; later calls fail.
-    pub async fn close(&self) {
-        if let Some(writer) = &self.sqlite_writer {
-            writer.close().await;
-        }
-        self.pool.close().await;
+    /// Waits for running queries and closes every connection, for at most [`CLOSE_LIMIT`];
+    /// later calls fail.
+    pub async fn close(&self) -> Closed {
+        self.close_within(CLOSE_LIMIT).await
     }
+
+    /// Waits for running queries and closes every connection, for at most `limit`: a
+    /// connection still held after it (an SQLite write turn that is never given back, a query
+    /// that never ends) is left to the process's exit, with a log line saying what was held. That loses nothing
+    /// acknowledged, since a move is confirmed only once committed. Later calls fail either way.
+    pub async fn close_within(&self, limit: Duration) -> Closed {
+        let closing = async {
+            if let Some(writer) = &self.sqlite_writer {
+                writer.close().await;
+            }
+            self.pool.close().await;
+        };
+        if tokio::time::timeout(limit, closing).await.is_ok() {
+            return Closed::Cleanly;
+        }
+        let idle = u32::try_from(self.pool.num_idle()).unwrap_or(u32::MAX);
+        tracing::warn!(
+            backend = ?self.backend,
+            connections_in_use = self.pool.size().saturating_sub(idle),
+            writing_connection_open = self.sqlite_writer.as_ref().is_some_and(|writer| writer.is_open()),
+            "the store was still in use {} s after closing began; left to the exit",
+            limit.as_secs_f32()
+        );
+        Closed::LeftInUse
+    }
+}
+
+/// How long [`Store::close`] waits for connections in use.
+pub const CLOSE_LIMIT: Duration = Duration::from_secs(10);
+
+/// How [`Store::close_within`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Closed {
+    /// Every connection was closed.
+    Cleanly,
+    /// Some connection was still in use when the time ran out.
+    LeftInUse,
 }
 
 /// Makes sure the database file at `path` is readable by this user alone: its directory, when

@@ -121,6 +121,16 @@ impl SqliteWriter {
         }
     }
 
+    /// Whether the writing connection is still open: a write turn is held while closing waits.
+    pub(super) fn is_open(&self) -> bool {
+        match &*self.turns {
+            Turns::Own(connection) => {
+                connection.try_lock().map_or(true, |connection| connection.is_some())
+            }
+            Turns::Shared { .. } => false,
+        }
+    }
+
     /// Stores plies as [`Store::append_plies`](super::Store::append_plies) does, in the next
     /// group, and returns once that group is committed.
     pub(super) async fn append(&self, write: PlyWrite) -> DbResult<()> {
@@ -310,7 +320,7 @@ fn group_rows(group: &[Append]) -> DbResult<Vec<GroupRow<'_>>> {
 mod tests {
     use super::*;
     use crate::domain::{GameId, Mode, Timestamp};
-    use crate::storage::{NewGame, SeatRow, Store};
+    use crate::storage::{Closed, NewGame, SeatRow, Store};
     use outflank_engine::{Board, Move, Square};
 
     async fn live_game(store: &Store) -> GameId {
@@ -430,6 +440,24 @@ mod tests {
         let store = file_store(&directory).await;
         store.close().await;
         assert!(matches!(store.write_connection().await, Err(DbError::Other(_))));
+    }
+
+    #[tokio::test]
+    async fn closing_gives_up_on_a_write_turn_never_given_back() {
+        let directory = tempfile::tempdir().unwrap();
+        let store = file_store(&directory).await;
+        let _held = store.write_connection().await.unwrap();
+        let closed = store.close_within(Duration::from_millis(50)).await;
+        assert_eq!(closed, Closed::LeftInUse);
+    }
+
+    #[tokio::test]
+    async fn a_store_nobody_uses_closes_cleanly() {
+        let directory = tempfile::tempdir().unwrap();
+        let store = file_store(&directory).await;
+        let game = live_game(&store).await;
+        store.append_plies(&game, 0, &[Move::Place(Square::F5)], Timestamp(3)).await.unwrap();
+        assert_eq!(store.close_within(Duration::from_secs(5)).await, Closed::Cleanly);
     }
 
     #[tokio::test]
