@@ -49,13 +49,28 @@ pub(crate) fn evaluate(p: u64, o: u64) -> i32 {
     evaluate_with(&WEIGHTS, p, o)
 }
 
+/// [`evaluate`] for a position whose mover's legal moves `moves_p` are known already (the
+/// solver's move ordering has them), which saves generating them again.
+#[inline]
+pub(crate) fn evaluate_knowing(p: u64, o: u64, moves_p: u64) -> i32 {
+    let moves_o = movegen::moves(o, p).count_ones();
+    evaluate_counted(&WEIGHTS, p, o, moves_p.count_ones(), moves_o)
+}
+
 /// The pattern evaluation of the mover `p` against `o` under `weights`.
 #[inline]
 pub(crate) fn evaluate_with(weights: &Weights, p: u64, o: u64) -> i32 {
-    let empties = (!(p | o)).count_ones();
-    let table = weights.phase(layout::phase(empties));
     let moves_p = movegen::moves(p, o).count_ones();
     let moves_o = movegen::moves(o, p).count_ones();
+    evaluate_counted(weights, p, o, moves_p, moves_o)
+}
+
+/// The pattern evaluation of the mover `p` (with `moves_p` legal moves) against `o` (with
+/// `moves_o`) under `weights`.
+#[inline(always)]
+fn evaluate_counted(weights: &Weights, p: u64, o: u64, moves_p: u32, moves_o: u32) -> i32 {
+    let empties = (!(p | o)).count_ones();
+    let table = weights.phase(layout::phase(empties));
     let mut sum = 0i32;
     layout::features(p, o, moves_p, moves_o, |index| sum += i32::from(table[index]));
     // Units to 1/100 disc, rounding to nearest.

@@ -257,6 +257,15 @@ fn evaluation_stays_within_bounds() {
 }
 
 #[test]
+fn evaluation_given_the_movers_moves_equals_the_evaluation() {
+    for board in random_positions(2000, 7) {
+        let (p, o) = board.raw();
+        let moves = crate::movegen::moves(p, o);
+        assert_eq!(evaluate_knowing(p, o, moves), evaluate(p, o), "{board:?}");
+    }
+}
+
+#[test]
 fn embedded_weights_pass_their_checks() {
     assert_eq!(EMBEDDED.len(), FILE_LEN);
     assert_eq!(EMBEDDED[..8], MAGIC);
