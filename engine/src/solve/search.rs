@@ -425,9 +425,11 @@ impl<'a> Search<'a> {
                 }
             }
         }
+        // After the table's cutoffs, which make these evaluations needless.
         if empties >= ESTIMATE_MIN {
-            // After the table's cutoffs, which make these searches needless.
             self.estimate_keys(p, o, empties, start);
+        } else if empties >= EVAL_KEY_MIN {
+            self.weigh_evaluations(p, o, start);
         }
         let mut best = NO_SCORE;
         let mut best_move = NO_MOVE;
@@ -608,9 +610,9 @@ impl<'a> Search<'a> {
     }
 
     /// The moves of `p` with their flips and, below [`ESTIMATE_MIN`] empties, fastest-first
-    /// ordering keys: fewest replies for the opponent (corners counted twice), from
-    /// [`EVAL_KEY_MIN`] empties weighed against the trained evaluation of the position left,
-    /// then more stable corner discs, fewer potential replies and better squares. With more empties the
+    /// ordering keys: fewest replies for the opponent (corners counted twice), then more
+    /// stable corner discs, fewer potential replies and better squares; from [`EVAL_KEY_MIN`]
+    /// empties [`Search::weigh_evaluations`] adds to them once the table's cutoffs are tried. With more empties the
     /// keys are left for [`Search::estimate_keys`].
     fn push_moves(&mut self, p: u64, o: u64, moves: u64, empties: u32) {
         let mut rest = moves;
@@ -627,16 +629,21 @@ impl<'a> Search<'a> {
                 let mobility = weighted_mobility(replies);
                 let potential = (movegen::neighbours(no) & empty).count_ones() as i32;
                 let corners = corner_stability(no) as i32;
-                let judged = if empties >= EVAL_KEY_MIN {
-                    -crate::ai::pattern::evaluate_knowing(np, no, replies) * EVAL_KEY_PER_DISC
-                        / DISC
-                } else {
-                    0
-                };
-                judged - mobility * (1 << 15) + corners * (1 << 11) - potential * (1 << 5)
+                -mobility * (1 << 15) + corners * (1 << 11) - potential * (1 << 5)
                     + SQUARE_VALUE[square]
             };
             self.candidates.push(Candidate { flipped, moves: replies, square: square as u8, key });
+        }
+    }
+
+    /// Adds to the fastest-first keys of the candidates from `start` on the trained evaluation
+    /// of the position each leaves, [`EVAL_KEY_PER_DISC`] a disc.
+    fn weigh_evaluations(&mut self, p: u64, o: u64, start: usize) {
+        for candidate in &mut self.candidates[start..] {
+            let square = usize::from(candidate.square);
+            let (np, no) = (o ^ candidate.flipped, p ^ candidate.flipped ^ (1 << square));
+            let value = -crate::ai::pattern::evaluate_knowing(np, no, candidate.moves);
+            candidate.key += value * EVAL_KEY_PER_DISC / DISC;
         }
     }
 
