@@ -405,13 +405,18 @@ fn review_blocking(
             last_write = Some(Instant::now());
             let done = u32::try_from(step.done).unwrap_or(u32::MAX);
             let total = u32::try_from(step.total).unwrap_or(u32::MAX);
-            let write = inner.store.analysis_progress(
-                game_id,
-                &inner.node,
-                (done, total),
-                Timestamp::now(),
-            );
-            if let Err(DbError::Conflict) = runtime.block_on(write) {
+            // Written by a task of the runtime, not on this thread: a file database's write
+            // holds its one write turn until the future that made it is polled again, and this
+            // thread, of the idle class, may wait long for a core while every live move waits
+            // for that turn.
+            let write = runtime.spawn({
+                let (store, game_id, node) =
+                    (inner.store.clone(), game_id.clone(), inner.node.clone());
+                async move {
+                    store.analysis_progress(&game_id, &node, (done, total), Timestamp::now()).await
+                }
+            });
+            if let Ok(Err(DbError::Conflict)) = runtime.block_on(write) {
                 cancel.store(true, Ordering::Relaxed);
             }
         }
