@@ -124,6 +124,18 @@ fn stability_threshold(empties: u32) -> i32 {
     2 * empties as i32 - STABILITY_MARGIN
 }
 
+/// The stability cutoff: the score's upper bound, when the opponent's stable discs bring it to
+/// `alpha` or below. Not tried when `alpha` is far below a full board's score, nor when the
+/// opponent has too few discs for enough of them to be stable.
+#[inline]
+fn stability_cutoff(p: u64, o: u64, alpha: i32, empties: u32) -> Option<i32> {
+    if alpha < stability_threshold(empties) || 64 - 2 * o.count_ones() as i32 > alpha {
+        return None;
+    }
+    let upper = 64 - 2 * stable_discs(o, p | o).count_ones() as i32;
+    (upper <= alpha).then_some(upper)
+}
+
 /// An evaluation's unit: 1/100 disc.
 const DISC: i32 = 100;
 /// What a disc of a finished game weighs in ordering estimates: ten times an evaluated one, so
@@ -259,11 +271,8 @@ impl<'a> Search<'a> {
             }
             return -self.shallow(o, p, -beta, -alpha, empties, replies);
         }
-        if alpha >= stability_threshold(empties) {
-            let upper = 64 - 2 * stable_discs(o, p | o).count_ones() as i32;
-            if upper <= alpha {
-                return upper;
-            }
+        if let Some(upper) = stability_cutoff(p, o, alpha, empties) {
+            return upper;
         }
         let odd = odd_quadrants(!(p | o));
         let mut best = NO_SCORE;
@@ -311,11 +320,8 @@ impl<'a> Search<'a> {
             }
             return -self.deep(o, p, -beta, -alpha, empties, replies);
         }
-        if alpha >= stability_threshold(empties) {
-            let upper = 64 - 2 * stable_discs(o, p | o).count_ones() as i32;
-            if upper <= alpha {
-                return upper;
-            }
+        if let Some(upper) = stability_cutoff(p, o, alpha, empties) {
+            return upper;
         }
         let mut table_move = NO_MOVE;
         let use_table = empties >= TABLE_MIN;
@@ -664,5 +670,37 @@ impl<'a> Search<'a> {
             best = best.max(estimate);
             self.candidates[i].key = estimate;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stability_cutoff_is_taken_exactly_when_the_stable_discs_allow_it() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut cutoffs = 0;
+        for _ in 0..20_000 {
+            // Nearly full boards, where stable discs are common.
+            let empty = next() & next() & next();
+            let o = next() & !empty;
+            let p = !(o | empty);
+            let empties = empty.count_ones();
+            for alpha in -64..=64 {
+                let upper = 64 - 2 * stable_discs(o, p | o).count_ones() as i32;
+                let allowed = alpha >= stability_threshold(empties) && upper <= alpha;
+                let expected = allowed.then_some(upper);
+                assert_eq!(stability_cutoff(p, o, alpha, empties), expected, "{p:#x} {o:#x}");
+                cutoffs += usize::from(expected.is_some());
+            }
+        }
+        assert!(cutoffs > 0);
     }
 }
