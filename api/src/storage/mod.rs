@@ -206,16 +206,16 @@ impl Store {
         }
     }
 
-    /// Waits for running queries and closes every connection, for at most [`CLOSE_LIMIT`];
-    /// later calls fail.
+    /// Closes as [`Store::close_within`] does, waiting at most [`CLOSE_LIMIT`].
     pub async fn close(&self) -> Closed {
         self.close_within(CLOSE_LIMIT).await
     }
 
-    /// Waits for running queries and closes every connection, for at most `limit`: a
-    /// connection still held after it (an SQLite write turn that is never given back, a query
-    /// that never ends) is left to the process's exit, with a log line saying what was held. That loses nothing
-    /// acknowledged, since a move is confirmed only once committed. Later calls fail either way.
+    /// Waits for the write in progress, then closes the writing connection and the pool's idle
+    /// ones (a connection checked out closes when it is given back); later calls fail. Waits
+    /// at most `limit`: a write turn never given back is left to the process's exit, with a
+    /// log line saying what was held. That loses nothing acknowledged, since a move is
+    /// confirmed only once committed.
     pub async fn close_within(&self, limit: Duration) -> Closed {
         let closing = async {
             if let Some(writer) = &self.sqlite_writer {
@@ -227,10 +227,11 @@ impl Store {
             return Closed::Cleanly;
         }
         let idle = u32::try_from(self.pool.num_idle()).unwrap_or(u32::MAX);
+        let writing_connection_open = self.sqlite_writer.as_ref().is_some_and(|w| w.is_open());
         tracing::warn!(
             backend = ?self.backend,
             connections_in_use = self.pool.size().saturating_sub(idle),
-            writing_connection_open = self.sqlite_writer.as_ref().is_some_and(|writer| writer.is_open()),
+            writing_connection_open,
             "the store was still in use {} s after closing began; left to the exit",
             limit.as_secs_f32()
         );
@@ -238,7 +239,7 @@ impl Store {
     }
 }
 
-/// How long [`Store::close`] waits for connections in use.
+/// How long [`Store::close`] waits for the write in progress.
 pub const CLOSE_LIMIT: Duration = Duration::from_secs(10);
 
 /// How [`Store::close_within`] ended.

@@ -4,11 +4,11 @@
 //! the others a null window and a re-search when they beat it. Positions with many empties
 //! use the transposition table (with enhanced transposition cutoffs), try the table's move
 //! before generating the others, order the rest fastest-first (weighing the trained
-//! evaluation from 14 empties, by a shallow search from 17) and try a stability cutoff; positions with five empties order by
-//! parity only. A parent's move list already holds each child's legal moves, which the child
-//! takes instead of generating them again. In a parallel solve, nodes of [`SPLIT_MIN`] or
-//! more empties share their moves out once the first has not refuted them
-//! ([`super::parallel`]).
+//! evaluation from 14 empties, by a shallow search from 17) and try a stability cutoff;
+//! positions with five empties order by parity only. A parent's move list already holds each
+//! child's legal moves, which the child takes instead of generating them again. In a parallel
+//! solve, nodes of [`SPLIT_MIN`] or more empties share their moves out once the first has not
+//! refuted them ([`super::parallel`]).
 //!
 //! The same search also runs as a selective presearch before an exact solve of
 //! [`PRESEARCH_MIN`] or more empties: nodes of [`PROBCUT_MIN`] or more empties are cut when a
@@ -618,8 +618,8 @@ impl<'a> Search<'a> {
     /// The moves of `p` with their flips and, below [`ESTIMATE_MIN`] empties, fastest-first
     /// ordering keys: fewest replies for the opponent (corners counted twice), then more
     /// stable corner discs, fewer potential replies and better squares; from [`EVAL_KEY_MIN`]
-    /// empties [`Search::weigh_evaluations`] adds to them once the table's cutoffs are tried. With more empties the
-    /// keys are left for [`Search::estimate_keys`].
+    /// empties [`Search::weigh_evaluations`] adds to them once the table's cutoffs are tried.
+    /// With more empties the keys are left for [`Search::estimate_keys`].
     fn push_moves(&mut self, p: u64, o: u64, moves: u64, empties: u32) {
         let mut rest = moves;
         while rest != 0 {
