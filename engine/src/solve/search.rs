@@ -26,12 +26,13 @@ use super::{SQUARE_CLASSES, Search, SolveError, odd_quadrants};
 use crate::movegen;
 use crate::{Move, Square};
 
-/// Most empties searched by parity ordering alone (with six, fastest-first saves about 6 %
-/// of the nodes on FFO #40-#49).
-const SHALLOW_MAX: u32 = 5;
+/// Most empties searched by parity ordering alone: at six, fastest-first ordering saves 4 %
+/// of the nodes on FFO #40-#49 but takes more time.
+const SHALLOW_MAX: u32 = 6;
 /// Fewest empties at which positions are stored in the transposition table; below, a
-/// table lookup (a likely cache miss) costs more than it saves.
-const TABLE_MIN: u32 = 8;
+/// table lookup (a likely cache miss) costs more than it saves (from seven empties, 4.6 %
+/// fewer nodes than from eight on FFO #40-#49 and about 1.5 % less time).
+const TABLE_MIN: u32 = 7;
 /// Fewest empties at which children are looked up in the table before searching
 /// (enhanced transposition cutoff).
 const ETC_MIN: u32 = 10;
