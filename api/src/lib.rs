@@ -13,6 +13,7 @@ pub mod routes;
 pub mod secret;
 pub mod service;
 pub mod startup;
+pub mod stop_watchdog;
 pub mod storage;
 pub mod telemetry;
 pub mod ws;

@@ -20,6 +20,7 @@ use crate::routes;
 use crate::service::{
     Analyses, BoardValues, Clock, GameHub, Matchmaking, Online, Router, SearchPool,
 };
+use crate::stop_watchdog::{self, Step};
 use crate::storage::{DbError, Store};
 use outflank_matchmaker::{AnyQueue, QueueError};
 
@@ -242,7 +243,9 @@ impl Application {
 
     /// Serves until SIGINT/SIGTERM (or [`Stopper::stop`]), then tells connected players, stops
     /// accepting, finishes open requests and closes the store (waiting at most
-    /// [`CLOSE_LIMIT`](crate::storage::CLOSE_LIMIT) for connections still in use).
+    /// [`CLOSE_LIMIT`](crate::storage::CLOSE_LIMIT) for connections still in use). A signal's
+    /// stop also arms the [`stop_watchdog`], which ends the process if all that takes longer
+    /// than [`STOP_LIMIT`](stop_watchdog::STOP_LIMIT).
     ///
     /// # Errors
     /// The server fails while running.
@@ -251,10 +254,13 @@ impl Application {
         actix_web::rt::spawn(async move {
             shutdown_signal().await;
             tracing::info!("shutting down");
+            stop_watchdog::arm(stop_watchdog::STOP_LIMIT);
             stopper.stop().await;
         });
         let outcome = self.server.await;
+        stop_watchdog::reached(Step::ClosingStore);
         self.store.close().await;
+        stop_watchdog::reached(Step::Exiting);
         outcome
     }
 }

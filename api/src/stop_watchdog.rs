@@ -1,0 +1,89 @@
+//! A stop that cannot hang: once the process is told to stop, a thread of its own ends it
+//! after [`STOP_LIMIT`] if the graceful stop has not.
+//!
+//! Every step of the stop has its own limit (open requests 5 s, the store
+//! [`CLOSE_LIMIT`](crate::storage::CLOSE_LIMIT)), yet a stop was seen to hang past them, rarely,
+//! with nothing logged. Nothing acknowledged is lost by exiting then, since a move is confirmed
+//! only once stored; the watchdog names the step the stop was in, so the log says where.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::time::Duration;
+
+/// How long a stop may take in all: the steps' own limits (5 s + 10 s) and a margin, within
+/// Kubernetes' default 30-s grace.
+pub const STOP_LIMIT: Duration = Duration::from_secs(20);
+
+/// The steps of a stop, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Step {
+    /// Telling players and ending open requests.
+    StoppingServer = 0,
+    /// Closing the store.
+    ClosingStore = 1,
+    /// Everything closed; the process is leaving `main`.
+    Exiting = 2,
+}
+
+impl Step {
+    fn from_u8(value: u8) -> Step {
+        match value {
+            0 => Step::StoppingServer,
+            1 => Step::ClosingStore,
+            _ => Step::Exiting,
+        }
+    }
+
+    /// What the stop was doing, as the watchdog logs it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Step::StoppingServer => "telling players and ending open requests",
+            Step::ClosingStore => "closing the store",
+            Step::Exiting => "leaving the process after everything closed",
+        }
+    }
+}
+
+static STEP: AtomicU8 = AtomicU8::new(Step::StoppingServer as u8);
+
+/// Records the step the stop has reached.
+pub fn reached(step: Step) {
+    STEP.store(step as u8, Ordering::SeqCst);
+}
+
+/// Starts the watchdog: after `limit`, logs the step the stop was in and exits with status 1.
+/// Only the process's own stop arms it (a test server stopped in-process never does).
+pub fn arm(limit: Duration) {
+    let spawned = std::thread::Builder::new().name("stop-watchdog".into()).spawn(move || {
+        std::thread::sleep(limit);
+        let step = Step::from_u8(STEP.load(Ordering::SeqCst));
+        tracing::error!(
+            limit_seconds = limit.as_secs(),
+            step = step.describe(),
+            "the server did not stop in time; exiting"
+        );
+        std::process::exit(1);
+    });
+    if let Err(error) = spawned {
+        tracing::warn!(%error, "the stop has no watchdog");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_step_reads_back_as_itself() {
+        for step in [Step::StoppingServer, Step::ClosingStore, Step::Exiting] {
+            assert_eq!(Step::from_u8(step as u8), step);
+        }
+    }
+
+    #[test]
+    fn the_stop_limit_outlasts_the_limits_of_its_steps() {
+        let steps = Duration::from_secs(5) + crate::storage::CLOSE_LIMIT;
+        assert!(STOP_LIMIT > steps);
+        assert!(STOP_LIMIT < Duration::from_secs(30));
+    }
+}
