@@ -13,7 +13,20 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("storage", &["storage"]),
     ("cluster", &["cluster"]),
     ("service", &["service", "identity"]),
-    ("edge", &["http", "routes", "ws", "configuration", "startup", "main", "lib", "banner"]),
+    (
+        "edge",
+        &[
+            "http",
+            "routes",
+            "ws",
+            "configuration",
+            "startup",
+            "stop_watchdog",
+            "main",
+            "lib",
+            "banner",
+        ],
+    ),
 ];
 
 /// The layer of module path `path` (e.g. `ws::protocol::tests`), as an index into [`LAYERS`].
