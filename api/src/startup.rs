@@ -224,7 +224,7 @@ impl Application {
         .on_connect(send_at_once)
         .workers(workers)
         .disable_signals()
-        .shutdown_timeout(5)
+        .shutdown_timeout(stop_watchdog::REQUESTS_LIMIT.as_secs())
         .listen(listener)
         .map_err(bind_error)?
         .run();

@@ -1,13 +1,16 @@
 //! A stop that cannot hang: once the process is told to stop, a thread of its own ends it
 //! after [`STOP_LIMIT`] if the graceful stop has not.
 //!
-//! Every step of the stop has its own limit (open requests 5 s, the store
+//! Every step of the stop has its own limit (open requests [`REQUESTS_LIMIT`], the store
 //! [`CLOSE_LIMIT`](crate::storage::CLOSE_LIMIT)), yet a stop was seen to hang past them, rarely,
 //! with nothing logged. Nothing acknowledged is lost by exiting then, since a move is confirmed
 //! only once stored; the watchdog names the step the stop was in, so the log says where.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Duration;
+
+/// How long a stop waits for open requests to end before it closes their connections.
+pub const REQUESTS_LIMIT: Duration = Duration::from_secs(5);
 
 /// How long a stop may take in all: the steps' own limits (5 s + 10 s) and a margin, within
 /// Kubernetes' default 30-s grace.
@@ -82,7 +85,7 @@ mod tests {
 
     #[test]
     fn the_stop_limit_outlasts_the_limits_of_its_steps() {
-        let steps = Duration::from_secs(5) + crate::storage::CLOSE_LIMIT;
+        let steps = REQUESTS_LIMIT + crate::storage::CLOSE_LIMIT;
         assert!(STOP_LIMIT > steps);
         assert!(STOP_LIMIT < Duration::from_secs(30));
     }

@@ -5,7 +5,7 @@
 //! use the transposition table (with enhanced transposition cutoffs), try the table's move
 //! before generating the others, order the rest fastest-first (weighing the trained
 //! evaluation from 14 empties, by a shallow search from 17) and try a stability cutoff;
-//! positions with five empties order by parity only. A parent's move list already holds each
+//! positions with five or six empties order by parity only. A parent's move list already holds each
 //! child's legal moves, which the child takes instead of generating them again. In a parallel
 //! solve, nodes of [`SPLIT_MIN`] or more empties share their moves out once the first has not
 //! refuted them ([`super::parallel`]).
