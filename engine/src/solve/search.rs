@@ -129,7 +129,7 @@ fn stability_threshold(empties: u32) -> i32 {
 /// `alpha` or below. Not tried when `alpha` is far below a full board's score, nor when the
 /// opponent has too few discs for enough of them to be stable.
 #[inline]
-fn stability_cutoff(p: u64, o: u64, alpha: i32, empties: u32) -> Option<i32> {
+pub(super) fn stability_cutoff(p: u64, o: u64, alpha: i32, empties: u32) -> Option<i32> {
     if alpha < stability_threshold(empties) || 64 - 2 * o.count_ones() as i32 > alpha {
         return None;
     }
