@@ -207,8 +207,8 @@ impl Search<'_> {
         }
     }
 
-    /// Four empties: squares alone in their quadrant (or with two others) first, then by
-    /// [`super::SQUARE_CLASSES`], then by index.
+    /// Four empties; the stability cutoff first, then the squares alone in their quadrant (or
+    /// with two others), then by [`super::SQUARE_CLASSES`], then by index.
     pub(super) fn solve_4(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
         if let Some(upper) = stability_cutoff(p, o, alpha, 4) {
             self.nodes += 1;
