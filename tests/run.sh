@@ -34,6 +34,8 @@ cargo fmt --all -- --check
 
 step "lints"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+# Doc comments whose links lead nowhere, or to items the rendered docs do not show.
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 
 step "tests (the server on SQLite; the store on SQLite and PostgreSQL)"
 cargo test --workspace --locked

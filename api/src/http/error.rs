@@ -25,7 +25,7 @@ pub fn json_config() -> actix_web::web::JsonConfig {
 }
 
 /// An error a route answers with: its HTTP status and stable code (its `Display` is the
-/// message). Every route's error enum implements it, and [`api_error!`] turns it into actix's
+/// message). Every route's error enum implements it, and `api_error!` turns it into actix's
 /// `ResponseError`, so the JSON shape and the logging of server failures live here alone.
 pub trait ApiError: std::error::Error {
     /// The status and the stable code of this error.

@@ -202,7 +202,7 @@ struct Inner {
 
 impl Analyses {
     /// Starts `settings.workers` workers claiming analyses as `node`, each reviewing on a
-    /// thread of the idle scheduling class ([`IdleThreads`]), and the sweep. Must be called
+    /// thread of the idle scheduling class (`IdleThreads`), and the sweep. Must be called
     /// inside a Tokio runtime.
     ///
     /// # Errors

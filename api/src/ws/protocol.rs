@@ -3,7 +3,7 @@
 //!
 //! Every frame is one JSON object whose `type` names the message. [`ClientMsg::parse`] reads
 //! a frame once, at the edge; [`ServerMsg`] is built from the live game's
-//! [`Snapshot`](crate::live::Snapshot), [`Event`]s and [`Broadcast`]s. The socket layer never
+//! [`Snapshot`], [`Event`]s and [`Broadcast`]s. The socket layer never
 //! judges legality: a player's message is an [`Action`] it forwards to the game.
 
 use std::fmt::Display;

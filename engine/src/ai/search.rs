@@ -74,7 +74,7 @@ impl Search {
         self
     }
 
-    /// The same search with probabilistic cut-offs ([`probcut`](super::probcut)) on or off.
+    /// The same search with probabilistic cut-offs (ProbCut, `ai::probcut`) on or off.
     /// They are on for the trained evaluation, whose margins were measured.
     pub fn with_probcut(mut self, on: bool) -> Search {
         self.probcut = on;
