@@ -214,8 +214,8 @@ impl GameHub {
         Ok(Route::Local(self.start(state, origin)))
     }
 
-    /// Ends as aborted, now and then every hour (`SWEEP_EVERY`), the games without a clock that
-    /// nobody has touched for 30 days (`ABANDONED_AFTER_MS`): games against the computer and on one
+    /// Ends as aborted, now and then every `SWEEP_EVERY`, the games without a clock that
+    /// nobody has touched for `ABANDONED_AFTER_MS`: games against the computer and on one
     /// device have no clock to end them, and would otherwise stay live for ever.
     pub fn spawn_abandoned_sweep(&self) {
         let hub = self.clone();

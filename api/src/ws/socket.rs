@@ -77,7 +77,7 @@ impl std::fmt::Debug for Socket {
 }
 
 impl Socket {
-    /// Sends one message; a client that stops reading for `SEND_TIMEOUT` (5 s) counts as gone.
+    /// Sends one message; a client that stops reading for `SEND_TIMEOUT` counts as gone.
     ///
     /// # Errors
     /// [`Close::Gone`] when the client is gone or does not read.

@@ -59,6 +59,14 @@ fn flips_at(p: u64, o: u64, square: usize) -> u64 {
 }
 
 impl Search<'_> {
+    /// The stability cutoff of a node of the last few empties, counted as a node when taken.
+    #[inline]
+    fn stable_upper_bound(&mut self, p: u64, o: u64, alpha: i32, empties: u32) -> Option<i32> {
+        let upper = stability_cutoff(p, o, alpha, empties)?;
+        self.nodes += 1;
+        Some(upper)
+    }
+
     /// The exact score with one empty square, `square`, left.
     #[inline]
     pub(super) fn solve_1(&mut self, p: u64, square: usize) -> i32 {
@@ -127,8 +135,7 @@ impl Search<'_> {
         beta: i32,
         squares: [usize; 3],
     ) -> i32 {
-        if let Some(upper) = stability_cutoff(p, o, alpha, 3) {
-            self.nodes += 1;
+        if let Some(upper) = self.stable_upper_bound(p, o, alpha, 3) {
             return upper;
         }
         self.solve_3_inner(p, o, alpha, beta, squares, false)
@@ -210,8 +217,7 @@ impl Search<'_> {
     /// Four empties; the stability cutoff first, then the squares alone in their quadrant (or
     /// with two others), then by [`super::SQUARE_CLASSES`], then by index.
     pub(super) fn solve_4(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
-        if let Some(upper) = stability_cutoff(p, o, alpha, 4) {
-            self.nodes += 1;
+        if let Some(upper) = self.stable_upper_bound(p, o, alpha, 4) {
             return upper;
         }
         let empties = !(p | o);
