@@ -104,7 +104,7 @@ pub async fn measure(run: Arc<Run>, sockets: usize, hold_for: Duration, pids: &[
     let tables: Vec<Table> = stream::iter(0..games)
         .map(|index| {
             let run = &run;
-            async move { set_up(run, index).await }
+            async move { set_up(run, index, &mut None).await }
         })
         .buffer_unordered(AT_ONCE)
         .filter_map(|outcome| {

@@ -67,15 +67,28 @@ pub struct Table {
     pub game_id: String,
 }
 
-/// Two guest sessions, a room from the host and the guest joining it. With several nodes the
-/// guest uses the node after the host's, so the two sides of a game meet across nodes. Player
-/// 2 × `index` (the host) and the next (the guest) take the source addresses round-robin.
-pub async fn set_up(run: &Run, index: usize) -> Result<Table, Failure> {
-    let count = run.nodes.len();
-    let host_node = &run.nodes[index % count];
-    let guest_node = &run.nodes[(index + 1) % count];
-    let host = run.http.guest(host_node, &format!("Host {index}"), 2 * index).await?;
-    let guest = run.http.guest(guest_node, &format!("Guest {index}"), 2 * index + 1).await?;
+/// A room from the host and the guest joining it, with the two guest sessions in `seated`,
+/// made first when there are none: people keep their sessions from one game to the next and
+/// when a busy server asks them to try again. With several nodes the guest uses the node after
+/// the host's, so the two sides of a game meet across nodes. Player 2 × `index` (the host) and
+/// the next (the guest) take the source addresses round-robin.
+pub async fn set_up(
+    run: &Run,
+    index: usize,
+    seated: &mut Option<(Player, Player)>,
+) -> Result<Table, Failure> {
+    let (host, guest) = match seated {
+        Some(players) => players.clone(),
+        None => {
+            let count = run.nodes.len();
+            let host_node = &run.nodes[index % count];
+            let guest_node = &run.nodes[(index + 1) % count];
+            let host = run.http.guest(host_node, &format!("Host {index}"), 2 * index).await?;
+            let guest =
+                run.http.guest(guest_node, &format!("Guest {index}"), 2 * index + 1).await?;
+            seated.insert((host, guest)).clone()
+        }
+    };
     let code = run.http.create_room(&host).await?;
     let game_id = run.http.join_room(&guest, &code).await?;
     run.latest_game.send_replace(Some(game_id.clone()));
@@ -97,10 +110,11 @@ pub async fn play_room(run: &Run, index: usize, start_at: Instant) {
     sleep_until(start_at).await;
     let mut rng = Rng::new(index as u64 + 1);
     let mut failures = 0u32;
+    let mut seated = None;
     while Instant::now() < run.deadline {
         // A room still being set up when the run ends is given up without an error.
         let table = tokio::select! {
-            outcome = set_up(run, index) => outcome,
+            outcome = set_up(run, index, &mut seated) => outcome,
             _ = sleep_until(run.deadline) => break,
         };
         let table = match table {
@@ -113,6 +127,8 @@ pub async fn play_room(run: &Run, index: usize, start_at: Instant) {
             }
             Err(failure) => {
                 run.stats.error(failure.0);
+                // Start again from new sessions.
+                seated = None;
                 back_off(failures, &mut rng, run.deadline).await;
                 failures += 1;
                 continue;
