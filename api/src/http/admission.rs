@@ -7,10 +7,12 @@
 //! each worker sleeps a short period and measures how late it wakes; late on several ticks
 //! running, it has more ready work than it can do), and the write path (the running mean of how
 //! long moves take to become durable, [`WriteLatency`]). Either over the limit, the server
-//! refuses new games for a short hold, renewed while it lasts.
+//! refuses new games for a short hold, renewed while it lasts. And however quiet the server, it
+//! works on at most [`STARTING_AT_ONCE`] requests that start a game at a time: a crowd arriving
+//! together is paced instead of admitted at once.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use actix_web::body::{BoxBody, MessageBody};
@@ -52,6 +54,29 @@ struct Inner {
     busy_until_ms: AtomicU64,
     /// The store's recent move-write latency, when watched.
     writes: Option<Arc<WriteLatency>>,
+    /// Requests starting a game admitted and not yet answered.
+    starting: AtomicUsize,
+}
+
+/// How many requests that start a game a node works on at once; more are refused at once.
+///
+/// Saturation shows only once the games already admitted slow the server down, which a crowd
+/// arriving together outruns: thousands of set-ups admitted in the same second all queue for the
+/// write path, and the games they start overload it before any reading rises. Working on a few
+/// at a time paces them at the speed the server sets games up, and the rest hear at once to come
+/// back in a second.
+pub const STARTING_AT_ONCE: usize = 32;
+
+/// A place among the requests starting a game, given back when dropped.
+#[derive(Debug)]
+pub struct Starting {
+    admission: Admission,
+}
+
+impl Drop for Starting {
+    fn drop(&mut self) {
+        self.admission.inner.starting.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 /// The answer for a request that would start a game.
@@ -91,6 +116,7 @@ impl Admission {
                 origin: Instant::now(),
                 busy_until_ms: AtomicU64::new(0),
                 writes: None,
+                starting: AtomicUsize::new(0),
             }),
         }
     }
@@ -103,6 +129,7 @@ impl Admission {
                 origin: Instant::now(),
                 busy_until_ms: AtomicU64::new(0),
                 writes: Some(writes),
+                starting: AtomicUsize::new(0),
             }),
         }
     }
@@ -131,6 +158,20 @@ impl Admission {
             return Verdict::Admit;
         }
         Verdict::Busy { retry_after_secs: (until - now).div_ceil(1000).max(1) }
+    }
+
+    /// A place among the requests starting a game now, if the server admits new games and
+    /// fewer than [`STARTING_AT_ONCE`] are in progress; else the seconds to wait.
+    pub fn start(&self, now: Instant) -> Result<Starting, u64> {
+        if let Verdict::Busy { retry_after_secs } = self.verdict(now) {
+            return Err(retry_after_secs);
+        }
+        let limit = if self.inner.lag_limit.is_some() { STARTING_AT_ONCE } else { usize::MAX };
+        self.inner
+            .starting
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| (n < limit).then_some(n + 1))
+            .map_err(|_| 1u64)?;
+        Ok(Starting { admission: self.clone() })
     }
 
     /// Starts this worker's probe on the current (worker's) runtime; nothing when admission
@@ -169,27 +210,37 @@ pub async fn admit_new_games(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let mut place = None;
     if starts_a_game(request.method(), request.path())
         && let Some(admission) = request.app_data::<web::Data<Admission>>()
-        && let Verdict::Busy { retry_after_secs } = admission.verdict(Instant::now())
     {
-        if let Some(metrics) = request.app_data::<web::Data<Metrics>>() {
-            metrics.error(ErrorKind::Refused, "server_busy");
+        match admission.start(Instant::now()) {
+            Ok(starting) => place = Some(starting),
+            Err(retry_after_secs) => return Ok(refuse(request, retry_after_secs)),
         }
-        let mut response = error_response(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "server_busy",
-            format!(
-                "the server is very busy right now; games already running go on, and a new \
-                 one can start in {retry_after_secs} s"
-            ),
-        );
-        if let Ok(value) = HeaderValue::from_str(&retry_after_secs.to_string()) {
-            response.headers_mut().insert(RETRY_AFTER, value);
-        }
-        return Ok(request.into_response(response));
     }
-    Ok(next.call(request).await?.map_into_boxed_body())
+    let response = next.call(request).await?.map_into_boxed_body();
+    drop(place);
+    Ok(response)
+}
+
+/// The `503 server_busy` answer to a request that would start a game.
+fn refuse(request: ServiceRequest, retry_after_secs: u64) -> ServiceResponse<BoxBody> {
+    if let Some(metrics) = request.app_data::<web::Data<Metrics>>() {
+        metrics.error(ErrorKind::Refused, "server_busy");
+    }
+    let mut response = error_response(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "server_busy",
+        format!(
+            "the server is very busy right now; games already running go on, and a new one can \
+             start in {retry_after_secs} s"
+        ),
+    );
+    if let Ok(value) = HeaderValue::from_str(&retry_after_secs.to_string()) {
+        response.headers_mut().insert(RETRY_AFTER, value);
+    }
+    request.into_response(response)
 }
 
 #[cfg(test)]
@@ -261,6 +312,34 @@ mod tests {
             writes.record(Duration::from_millis(400), at);
         }
         assert_eq!(admission.verdict(at), Verdict::Busy { retry_after_secs: 3 });
+    }
+
+    #[test]
+    fn a_crowd_of_new_games_is_worked_on_a_few_at_a_time() {
+        let admission = Admission::new(Some(LIMIT));
+        let now = Instant::now();
+        let places: Vec<Starting> =
+            (0..STARTING_AT_ONCE).map(|_| admission.start(now).unwrap()).collect();
+        assert_eq!(admission.start(now).unwrap_err(), 1);
+        drop(places);
+        assert!(admission.start(now).is_ok());
+    }
+
+    #[test]
+    fn a_saturated_server_refuses_a_new_game_for_the_hold_even_with_room_to_start_it() {
+        let admission = Admission::new(Some(LIMIT));
+        let now = Instant::now();
+        admission.saturated(now);
+        assert_eq!(admission.start(now).unwrap_err(), 3);
+    }
+
+    #[test]
+    fn without_admission_any_number_of_new_games_starts_at_once() {
+        let admission = Admission::new(None);
+        let now = Instant::now();
+        let places: Vec<Starting> =
+            (0..4 * STARTING_AT_ONCE).map(|_| admission.start(now).unwrap()).collect();
+        assert_eq!(places.len(), 4 * STARTING_AT_ONCE);
     }
 
     #[test]
