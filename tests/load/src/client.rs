@@ -306,6 +306,16 @@ impl From<ConnectError> for Failure {
     }
 }
 
+/// How much a socket reads at once. The library zeroes its whole read buffer before every read,
+/// ready or not; at its default (128 KiB) that took half of this tool's CPU. The server's
+/// messages are a few hundred bytes, and a larger frame still arrives whole: the buffer grows to
+/// hold it.
+const READ_BUFFER: usize = 4 * 1024;
+
+fn socket_config() -> tungstenite::protocol::WebSocketConfig {
+    tungstenite::protocol::WebSocketConfig::default().read_buffer_size(READ_BUFFER)
+}
+
 /// Opens a WebSocket to `node` from `local_address` (the system's choice when `None`) and
 /// completes the upgrade, within `timeout`.
 pub async fn connect(
@@ -317,7 +327,7 @@ pub async fn connect(
     let failed = |kind: String| Err(ConnectError::Failed(Failure::new(kind)));
     let upgrade = async {
         let stream = connect_tcp(node, local_address).await.map_err(tungstenite::Error::Io)?;
-        tokio_tungstenite::client_async(request, stream).await
+        tokio_tungstenite::client_async_with_config(request, stream, Some(socket_config())).await
     };
     match tokio::time::timeout(timeout, upgrade).await {
         Err(_) => failed("timeout socket connect".to_owned()),
