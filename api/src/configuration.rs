@@ -375,12 +375,10 @@ impl Settings {
     pub fn admission(
         &self,
         writes: std::sync::Arc<crate::storage::WriteLatency>,
-        running: crate::metrics::Metrics,
     ) -> crate::http::admission::Admission {
-        crate::http::admission::Admission::watching(
+        crate::http::admission::Admission::watching_writes(
             self.admission_lag_ms.map(std::time::Duration::from_millis),
             writes,
-            running,
         )
     }
 

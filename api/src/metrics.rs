@@ -4,9 +4,7 @@
 //!
 //! Every metric (all names start with `outflank_`):
 //! - `outflank_sockets_open{kind="game"|"queue"}` (gauge): WebSockets open now, by kind.
-//! - `outflank_live_games{mode}` (gauge): game tasks running on this node, by game mode (a
-//!   task stays a while after its game ends, for rematches and late readers).
-//! - `outflank_games_in_play` (gauge): games on this node not yet over.
+//! - `outflank_live_games{mode}` (gauge): game tasks running on this node, by game mode.
 //! - `outflank_moves_total` (counter): plies applied and stored (forced passes included).
 //! - `outflank_move_ack_seconds` (histogram): from a socket's move command to the game's answer.
 //! - `outflank_queue_waiting` (gauge): players waiting in the matchmaking queue (read at scrape).
@@ -81,7 +79,6 @@ struct Registry {
     queue_sockets: AtomicI64,
     /// Indexed like [`Mode::ALL`].
     live_games: Vec<AtomicI64>,
-    in_play: AtomicI64,
     moves: AtomicU64,
     move_ack: Histogram,
     searches_queued: AtomicI64,
@@ -97,7 +94,6 @@ impl Default for Registry {
             game_sockets: AtomicI64::new(0),
             queue_sockets: AtomicI64::new(0),
             live_games: Mode::ALL.iter().map(|_| AtomicI64::new(0)).collect(),
-            in_play: AtomicI64::new(0),
             moves: AtomicU64::new(0),
             move_ack: Histogram::new(LATENCY_BUCKETS),
             searches_queued: AtomicI64::new(0),
@@ -126,17 +122,6 @@ impl Metrics {
             gauge.fetch_add(1, Ordering::Relaxed);
         }
         LiveGameGuard { metrics: self.clone(), mode }
-    }
-
-    /// Counts a game as in play until the guard is dropped (when the game ends).
-    pub fn game_in_play(&self) -> InPlayGuard {
-        self.inner.in_play.fetch_add(1, Ordering::Relaxed);
-        InPlayGuard { metrics: self.clone() }
-    }
-
-    /// The games on this node not yet over.
-    pub fn games_in_play(&self) -> usize {
-        usize::try_from(self.inner.in_play.load(Ordering::Relaxed)).unwrap_or(0)
     }
 
     /// Counts `plies` plies applied and stored.
@@ -196,8 +181,6 @@ impl Metrics {
             let value = gauge.load(Ordering::Relaxed);
             let _ = writeln!(out, "outflank_live_games{{mode=\"{mode}\"}} {value}");
         }
-        header(&mut out, "outflank_games_in_play", "gauge", "Games on this node not yet over.");
-        let _ = writeln!(out, "outflank_games_in_play {}", r.in_play.load(Ordering::Relaxed));
         header(&mut out, "outflank_moves_total", "counter", "Plies applied and stored.");
         let _ = writeln!(out, "outflank_moves_total {}", r.moves.load(Ordering::Relaxed));
         r.move_ack.render(
@@ -278,18 +261,6 @@ impl Drop for LiveGameGuard {
         if let Some(gauge) = self.metrics.live_game_gauge(self.mode) {
             gauge.fetch_sub(1, Ordering::Relaxed);
         }
-    }
-}
-
-/// Keeps a game counted as in play; see [`Metrics::game_in_play`].
-#[derive(Debug)]
-pub struct InPlayGuard {
-    metrics: Metrics,
-}
-
-impl Drop for InPlayGuard {
-    fn drop(&mut self) {
-        self.metrics.inner.in_play.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -387,24 +358,20 @@ mod tests {
         let metrics = Metrics::new();
         let socket = metrics.socket_opened(SocketKind::Game);
         let game = metrics.game_started(Mode::SameDevice);
-        let in_play = metrics.game_in_play();
         metrics.moves_applied(2);
         metrics.move_acknowledged(Duration::from_millis(3));
         metrics.error(ErrorKind::WsProtocol, "bad_json");
         let text = metrics.render(Some(4));
         assert!(text.contains("outflank_sockets_open{kind=\"game\"} 1\n"), "{text}");
         assert!(text.contains("outflank_live_games{mode=\"same_device\"} 1\n"), "{text}");
-        assert!(text.contains("outflank_games_in_play 1\n"), "{text}");
-        assert_eq!(metrics.games_in_play(), 1);
         assert!(text.contains("outflank_moves_total 2\n"), "{text}");
         assert!(text.contains("outflank_move_ack_seconds_bucket{le=\"0.0025\"} 0\n"), "{text}");
         assert!(text.contains("outflank_move_ack_seconds_bucket{le=\"0.005\"} 1\n"), "{text}");
         assert!(text.contains("outflank_move_ack_seconds_count 1\n"), "{text}");
         assert!(text.contains("outflank_queue_waiting 4\n"), "{text}");
         assert!(text.contains("outflank_errors_total{kind=\"ws_protocol\",code=\"bad_json\"} 1\n"));
-        drop((socket, game, in_play));
+        drop((socket, game));
         let text = metrics.render(None);
-        assert!(text.contains("outflank_games_in_play 0\n"), "{text}");
         assert!(text.contains("outflank_sockets_open{kind=\"game\"} 0\n"), "{text}");
         assert!(text.contains("outflank_live_games{mode=\"same_device\"} 0\n"), "{text}");
         assert!(!text.contains("outflank_queue_waiting"), "{text}");

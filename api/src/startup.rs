@@ -187,8 +187,8 @@ impl Application {
                 idle_limits.forget_idle();
             }
         });
-        let admission = web::Data::new(settings.admission(store.write_latency(), metrics.clone()));
         let metrics = web::Data::new(metrics);
+        let admission = web::Data::new(settings.admission(store.write_latency()));
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
         let workers = settings.http_workers(cores);
 

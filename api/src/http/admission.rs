@@ -3,21 +3,16 @@
 //! queueing behind the moves of games already running until they time out. Moves, reads and
 //! everything else still go through, so running games keep their pace.
 //!
-//! Three things hold new games back:
-//! - **A limit on the games in play**, learnt from how the node keeps up ([`GameLimit`]): cut
-//!   when the node falls behind, raised while it keeps pace. Behind means one of: a worker's
-//!   event loop late by more than a quarter of the lag limit on several ticks running (a probe
-//!   on each worker sleeps a short period and measures how late it wakes); a worker waiting for
-//!   a core more than [`CORE_WAIT_LIMIT`] of the time ([`CoreWait`]); or moves taking more than
-//!   a quarter of the limit to become durable ([`WriteLatency`]). Games beyond the limit wait
-//!   for running ones to end; those running keep the pace the node last carried.
-//! - **A hold when saturated:** lag or write latency over the limit itself refuses every new
-//!   game for [`HOLD`], renewed while it lasts.
-//! - **A few at a time:** however quiet the server, it works on at most [`STARTING_AT_ONCE`]
-//!   requests that start a game at once, so a crowd arriving together is paced.
+//! Saturation is read in two places, against one limit: the workers' own event loops (a probe on
+//! each worker sleeps a short period and measures how late it wakes; late on several ticks
+//! running, it has more ready work than it can do), and the write path (the running mean of how
+//! long moves take to become durable, [`WriteLatency`]). Either over the limit, the server
+//! refuses new games for a short hold, renewed while it lasts. And however quiet the server, it
+//! works on at most [`STARTING_AT_ONCE`] requests that start a game at a time: a crowd arriving
+//! together is paced instead of admitted at once.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use actix_web::body::{BoxBody, MessageBody};
@@ -27,9 +22,7 @@ use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
 use actix_web::web;
 
-use crate::http::core_wait::{self, CoreWait};
 use crate::http::error::error_response;
-use crate::http::game_limit::GameLimit;
 use crate::metrics::{ErrorKind, Metrics};
 use crate::storage::WriteLatency;
 
@@ -44,25 +37,6 @@ pub const HOLD: Duration = Duration::from_secs(3);
 
 /// The default lag, beyond [`PROBE_PERIOD`], at which a tick is late.
 pub const DEFAULT_LAG_LIMIT: Duration = Duration::from_millis(100);
-
-/// The node reads as behind at the lag limit divided by this: well before a move's answer
-/// takes as long as the limit, since the games already admitted go on loading the node.
-pub const BEHIND_AT: u32 = 4;
-
-/// A worker waiting for a core more than this share of the time (as a running mean) reads as
-/// behind: every hop of a move then waits its turn for a core. Chosen by load-tool runs beyond
-/// capacity on two cores (docs/performance.md): lower limits gave away moves per second, higher
-/// ones let the running games' p99 pass 100 ms.
-pub const CORE_WAIT_LIMIT: f64 = 0.45;
-
-/// How many requests that start a game a node works on at once; more are refused at once.
-///
-/// Saturation shows only once the games already admitted slow the server down, which a crowd
-/// arriving together outruns: thousands of set-ups admitted in the same second all queue for the
-/// write path, and the games they start overload it before any reading rises. Working on a few
-/// at a time paces them at the speed the server sets games up, and the rest hear at once to come
-/// back in a second.
-pub const STARTING_AT_ONCE: usize = 32;
 
 /// Whether the server admits new games now; shared by every worker.
 #[derive(Clone, Debug)]
@@ -82,11 +56,16 @@ struct Inner {
     writes: Option<Arc<WriteLatency>>,
     /// Requests starting a game admitted and not yet answered.
     starting: AtomicUsize,
-    /// Where the games in play on this node are counted, when they are limited.
-    in_play: Option<Metrics>,
-    /// The limit on games in play.
-    games: Mutex<GameLimit>,
 }
+
+/// How many requests that start a game a node works on at once; more are refused at once.
+///
+/// Saturation shows only once the games already admitted slow the server down, which a crowd
+/// arriving together outruns: thousands of set-ups admitted in the same second all queue for the
+/// write path, and the games they start overload it before any reading rises. Working on a few
+/// at a time paces them at the speed the server sets games up, and the rest hear at once to come
+/// back in a second.
+pub const STARTING_AT_ONCE: usize = 32;
 
 /// A place among the requests starting a game, given back when dropped.
 #[derive(Debug)]
@@ -110,70 +89,47 @@ pub enum Verdict {
     },
 }
 
-/// What one tick of a worker's probe says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Reading {
-    /// Saturated: refuse every new game for [`HOLD`].
-    pub saturated: bool,
-    /// Behind: keep the games in play below those running now.
-    pub behind: bool,
-}
-
 /// Counts one worker's late ticks in a row.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Probe {
     late_in_a_row: u32,
-    slow_in_a_row: u32,
 }
 
 impl Probe {
-    /// Takes one tick's lag and the worker's mean share of time waiting for a core.
-    pub fn tick(&mut self, lag: Duration, limit: Duration, core_wait: f64) -> Reading {
-        self.late_in_a_row = if lag > limit { self.late_in_a_row.saturating_add(1) } else { 0 };
-        self.slow_in_a_row =
-            if lag > limit / BEHIND_AT { self.slow_in_a_row.saturating_add(1) } else { 0 };
-        Reading {
-            saturated: self.late_in_a_row >= LATE_TICKS,
-            behind: self.slow_in_a_row >= LATE_TICKS || core_wait > CORE_WAIT_LIMIT,
+    /// Takes one tick's lag; true when this reading means saturation.
+    pub fn tick(&mut self, lag: Duration, limit: Duration) -> bool {
+        if lag > limit {
+            self.late_in_a_row = self.late_in_a_row.saturating_add(1);
+        } else {
+            self.late_in_a_row = 0;
         }
+        self.late_in_a_row >= LATE_TICKS
     }
 }
 
 impl Admission {
     /// Refuses new games while the workers' lag stays above `lag_limit`; `None` never refuses.
     pub fn new(lag_limit: Option<Duration>) -> Admission {
-        Admission::with(lag_limit, None, None)
-    }
-
-    /// The same, also refusing while moves take longer than the limit to become durable.
-    pub fn watching_writes(lag_limit: Option<Duration>, writes: Arc<WriteLatency>) -> Admission {
-        Admission::with(lag_limit, Some(writes), None)
-    }
-
-    /// The same, and keeping the games in play on this node (as `in_play` counts them) under a
-    /// limit learnt from how the node keeps up.
-    pub fn watching(
-        lag_limit: Option<Duration>,
-        writes: Arc<WriteLatency>,
-        in_play: Metrics,
-    ) -> Admission {
-        Admission::with(lag_limit, Some(writes), Some(in_play))
-    }
-
-    fn with(
-        lag_limit: Option<Duration>,
-        writes: Option<Arc<WriteLatency>>,
-        in_play: Option<Metrics>,
-    ) -> Admission {
         Admission {
             inner: Arc::new(Inner {
                 lag_limit,
                 origin: Instant::now(),
                 busy_until_ms: AtomicU64::new(0),
-                writes,
+                writes: None,
                 starting: AtomicUsize::new(0),
-                in_play,
-                games: Mutex::new(GameLimit::default()),
+            }),
+        }
+    }
+
+    /// The same, also refusing while moves take longer than the limit to become durable.
+    pub fn watching_writes(lag_limit: Option<Duration>, writes: Arc<WriteLatency>) -> Admission {
+        Admission {
+            inner: Arc::new(Inner {
+                lag_limit,
+                origin: Instant::now(),
+                busy_until_ms: AtomicU64::new(0),
+                writes: Some(writes),
+                starting: AtomicUsize::new(0),
             }),
         }
     }
@@ -183,44 +139,10 @@ impl Admission {
             .unwrap_or(u64::MAX)
     }
 
-    fn games(&self) -> MutexGuard<'_, GameLimit> {
-        self.inner.games.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// The games in play on this node and those being started; `None` when not limited.
-    fn in_play(&self) -> Option<usize> {
-        self.inner.lag_limit?;
-        let in_play = self.inner.in_play.as_ref()?.games_in_play();
-        Some(in_play + self.inner.starting.load(Ordering::Relaxed))
-    }
-
-    /// The limit on games in play now, if there is one.
-    pub fn game_limit(&self) -> Option<usize> {
-        self.games().limit()
-    }
-
     /// Records a saturated reading at `now`: new games are refused for [`HOLD`] from it.
     pub fn saturated(&self, now: Instant) {
         let until = self.millis(now).saturating_add(HOLD.as_millis() as u64);
         self.inner.busy_until_ms.fetch_max(until, Ordering::Relaxed);
-    }
-
-    /// Takes one worker's reading at `now` for the limit on games in play; the store's recent
-    /// write latency over a quarter of the limit reads as behind too.
-    pub fn observe(&self, now: Instant, reading: Reading) {
-        let Some(limit) = self.inner.lag_limit else { return };
-        if reading.saturated {
-            self.saturated(now);
-        }
-        let Some(in_play) = self.in_play() else { return };
-        let writes = self.inner.writes.as_ref().map_or(Duration::ZERO, |w| w.recent_mean(now));
-        let behind = reading.behind || writes > limit / BEHIND_AT;
-        let mut games = self.games();
-        let before = games.limit();
-        games.observe(now, in_play, behind);
-        if games.limit() != before {
-            tracing::debug!(in_play, limit = ?games.limit(), "limit on games in play changed");
-        }
     }
 
     /// Whether a new game may start at `now`.
@@ -238,17 +160,11 @@ impl Admission {
         Verdict::Busy { retry_after_secs: (until - now).div_ceil(1000).max(1) }
     }
 
-    /// A place among the requests starting a game now, if the server admits new games, fewer
-    /// games are in play than its limit allows and fewer than [`STARTING_AT_ONCE`] are being
-    /// started; else the seconds to wait.
+    /// A place among the requests starting a game now, if the server admits new games and
+    /// fewer than [`STARTING_AT_ONCE`] are in progress; else the seconds to wait.
     pub fn start(&self, now: Instant) -> Result<Starting, u64> {
         if let Verdict::Busy { retry_after_secs } = self.verdict(now) {
             return Err(retry_after_secs);
-        }
-        if let Some(in_play) = self.in_play()
-            && !self.games().admits(in_play)
-        {
-            return Err(1);
         }
         let limit = if self.inner.lag_limit.is_some() { STARTING_AT_ONCE } else { usize::MAX };
         self.inner
@@ -265,17 +181,13 @@ impl Admission {
         let admission = self.clone();
         actix_web::rt::spawn(async move {
             let mut probe = Probe::default();
-            let mut core_wait = CoreWait::default();
-            let mut last = Instant::now();
             loop {
                 let due = Instant::now() + PROBE_PERIOD;
                 tokio::time::sleep(PROBE_PERIOD).await;
                 let now = Instant::now();
-                let waiting = core_wait::waited_so_far()
-                    .map_or(0.0, |so_far| core_wait.update(so_far, now - last));
-                last = now;
-                let reading = probe.tick(now.saturating_duration_since(due), limit, waiting);
-                admission.observe(now, reading);
+                if probe.tick(now.saturating_duration_since(due), limit) {
+                    admission.saturated(now);
+                }
             }
         });
     }
@@ -337,45 +249,24 @@ mod tests {
 
     const LIMIT: Duration = Duration::from_millis(100);
 
-    const SATURATED: Reading = Reading { saturated: true, behind: true };
-    const BEHIND: Reading = Reading { saturated: false, behind: true };
-    const KEEPING_UP: Reading = Reading { saturated: false, behind: false };
-
     #[test]
     fn one_late_tick_is_a_hiccup_and_several_in_a_row_are_saturation() {
         let mut probe = Probe::default();
         let late = Duration::from_millis(150);
-        assert_eq!(probe.tick(late, LIMIT, 0.0), KEEPING_UP);
-        assert_eq!(probe.tick(late, LIMIT, 0.0), KEEPING_UP);
-        assert_eq!(probe.tick(late, LIMIT, 0.0), SATURATED);
-        assert_eq!(probe.tick(late, LIMIT, 0.0), SATURATED);
-        assert_eq!(probe.tick(Duration::from_millis(20), LIMIT, 0.0), KEEPING_UP);
-        assert_eq!(probe.tick(late, LIMIT, 0.0), KEEPING_UP);
+        assert!(!probe.tick(late, LIMIT));
+        assert!(!probe.tick(late, LIMIT));
+        assert!(probe.tick(late, LIMIT));
+        assert!(probe.tick(late, LIMIT));
+        assert!(!probe.tick(Duration::from_millis(20), LIMIT));
+        assert!(!probe.tick(late, LIMIT));
     }
 
     #[test]
     fn a_tick_exactly_at_the_limit_is_not_late() {
         let mut probe = Probe::default();
         for _ in 0..LATE_TICKS {
-            assert!(!probe.tick(LIMIT, LIMIT, 0.0).saturated);
+            assert!(!probe.tick(LIMIT, LIMIT));
         }
-    }
-
-    #[test]
-    fn several_ticks_late_by_a_quarter_of_the_limit_are_behind_but_not_saturated() {
-        let mut probe = Probe::default();
-        let slow = LIMIT / BEHIND_AT + Duration::from_millis(1);
-        for _ in 1..LATE_TICKS {
-            assert_eq!(probe.tick(slow, LIMIT, 0.0), KEEPING_UP);
-        }
-        assert_eq!(probe.tick(slow, LIMIT, 0.0), BEHIND);
-    }
-
-    #[test]
-    fn a_worker_waiting_for_a_core_too_much_of_the_time_is_behind() {
-        let mut probe = Probe::default();
-        assert_eq!(probe.tick(Duration::ZERO, LIMIT, CORE_WAIT_LIMIT), KEEPING_UP);
-        assert_eq!(probe.tick(Duration::ZERO, LIMIT, CORE_WAIT_LIMIT + 0.01), BEHIND);
     }
 
     #[test]
@@ -408,78 +299,6 @@ mod tests {
             Verdict::Busy { retry_after_secs: 1 }
         );
         assert_eq!(admission.verdict(at + Duration::from_secs(5)), Verdict::Admit);
-    }
-
-    /// An admission keeping the games in play under a limit, and the games it counts.
-    fn limiting() -> (Admission, Metrics, Arc<WriteLatency>) {
-        let (metrics, writes) = (Metrics::new(), Arc::new(WriteLatency::default()));
-        (Admission::watching(Some(LIMIT), Arc::clone(&writes), metrics.clone()), metrics, writes)
-    }
-
-    #[test]
-    fn a_node_behind_admits_no_game_until_fewer_are_in_play_than_it_allows() {
-        let (admission, metrics, _) = limiting();
-        let mut games: Vec<_> = (0..100).map(|_| metrics.game_in_play()).collect();
-        let now = Instant::now();
-        assert!(admission.start(now).is_ok());
-        admission.observe(now, BEHIND);
-        assert_eq!(admission.game_limit(), Some(90));
-        assert_eq!(admission.start(now).unwrap_err(), 1);
-        games.truncate(89);
-        assert!(admission.start(now).is_ok());
-    }
-
-    #[test]
-    fn a_game_being_started_counts_as_in_play() {
-        let (admission, metrics, _) = limiting();
-        let _games: Vec<_> = (0..100).map(|_| metrics.game_in_play()).collect();
-        let now = Instant::now();
-        admission.observe(now, BEHIND);
-        drop(_games);
-        let starting: Vec<Starting> =
-            (0..STARTING_AT_ONCE).map(|_| admission.start(now).unwrap()).collect();
-        let _more: Vec<_> = (0..90 - STARTING_AT_ONCE).map(|_| metrics.game_in_play()).collect();
-        assert_eq!(admission.start(now).unwrap_err(), 1);
-        drop(starting);
-        assert!(admission.start(now).is_ok());
-    }
-
-    #[test]
-    fn move_writes_slower_than_a_quarter_of_the_limit_read_as_behind() {
-        let (admission, metrics, writes) = limiting();
-        let _games: Vec<_> = (0..100).map(|_| metrics.game_in_play()).collect();
-        let at = Instant::now() + Duration::from_millis(10);
-        for _ in 0..32 {
-            writes.record(LIMIT / BEHIND_AT, at);
-        }
-        admission.observe(at, KEEPING_UP);
-        assert_eq!(admission.game_limit(), None);
-        for _ in 0..32 {
-            writes.record(LIMIT / BEHIND_AT * 2, at);
-        }
-        admission.observe(at, KEEPING_UP);
-        assert_eq!(admission.game_limit(), Some(90));
-        assert_eq!(admission.verdict(at), Verdict::Admit);
-    }
-
-    #[test]
-    fn a_saturated_reading_holds_every_new_game_back() {
-        let (admission, _, _) = limiting();
-        let now = Instant::now();
-        admission.observe(now, SATURATED);
-        assert_eq!(admission.start(now).unwrap_err(), 3);
-    }
-
-    #[test]
-    fn admission_turned_off_keeps_no_limit_on_games_in_play() {
-        let metrics = Metrics::new();
-        let admission =
-            Admission::watching(None, Arc::new(WriteLatency::default()), metrics.clone());
-        let _games: Vec<_> = (0..100).map(|_| metrics.game_in_play()).collect();
-        let now = Instant::now();
-        admission.observe(now, SATURATED);
-        assert_eq!(admission.game_limit(), None);
-        assert!(admission.start(now).is_ok());
     }
 
     #[test]

@@ -5,9 +5,7 @@
 
 pub mod admission;
 pub mod client_address;
-pub mod core_wait;
 pub mod error;
-pub mod game_limit;
 pub mod origin;
 mod public_url;
 pub mod rate_limit;

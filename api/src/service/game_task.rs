@@ -19,7 +19,7 @@ use crate::live::{
     Announcement, Broadcast, CatchUp, Command, Event, GameState, History, Player, Resume, SearchId,
     SearchRequest, Timing,
 };
-use crate::metrics::{ErrorKind, InPlayGuard, Metrics};
+use crate::metrics::{ErrorKind, Metrics};
 use crate::storage::Store;
 
 use super::ServiceError;
@@ -136,8 +136,6 @@ pub(super) struct GameTask {
     connections: HashMap<PlayerId, usize>,
     search_results: mpsc::Sender<(SearchId, Move)>,
     search_replies: mpsc::Receiver<(SearchId, Move)>,
-    /// Counts the game as in play until it ends (the task stays for rematches and readers).
-    in_play: Option<InPlayGuard>,
 }
 
 impl GameTask {
@@ -161,7 +159,6 @@ impl GameTask {
             connections: HashMap::new(),
             search_results,
             search_replies,
-            in_play: None,
         };
         (LocalGame::new(requests_tx), task)
     }
@@ -169,9 +166,6 @@ impl GameTask {
     pub(super) async fn run(mut self) {
         let id = self.state.id().clone();
         let _live = self.context.metrics.game_started(self.state.mode());
-        if self.state.ending().is_none() {
-            self.in_play = Some(self.context.metrics.game_in_play());
-        }
         if let Some(request) = self.state.search_request() {
             self.start_search(request);
         }
@@ -183,7 +177,6 @@ impl GameTask {
                 self.broadcast(Broadcast::Shutdown);
                 break;
             }
-            self.count_end();
             let deadline = self.state.next_deadline();
             let waiting = self.state.ending().is_some() || !self.state.mode().has_clock();
             let idle = waiting && self.events.receiver_count() == 0 && self.connections.is_empty();
@@ -247,9 +240,6 @@ impl GameTask {
             }
         };
         self.history.record(&events);
-        // Before the end is announced, so that whoever hears of it sees the game no longer
-        // in play.
-        self.count_end();
         let plies = events
             .iter()
             .map(|event| match event {
@@ -278,13 +268,6 @@ impl GameTask {
             self.broadcast(Broadcast::Rated(rated));
         }
         Ok(())
-    }
-
-    /// Stops counting the game as in play once it has ended.
-    fn count_end(&mut self) {
-        if self.state.ending().is_some() {
-            self.in_play = None;
-        }
     }
 
     /// Sends `broadcast` to this game's sockets here and, in a cluster, on the other nodes.

@@ -63,16 +63,3 @@ async fn a_closed_socket_is_no_longer_counted() {
     }
     assert_eq!(open, 0.0);
 }
-
-#[actix_web::test]
-async fn a_game_over_is_no_longer_in_play_while_its_task_stays() {
-    let app = spawn_app().await;
-    let ann = app.user("Ann").await;
-    let id = ann.create_game(json!({ "mode": "same_device" })).await;
-    let (mut socket, _) = ann.join(&id).await;
-    assert_eq!(app.metric("outflank_games_in_play").await, Some(1.0));
-    socket.send(json!({ "type": "resign" })).await;
-    socket.expect("ended").await;
-    assert_eq!(app.metric("outflank_games_in_play").await, Some(0.0));
-    assert_eq!(app.metric("outflank_live_games{mode=\"same_device\"}").await, Some(1.0));
-}
