@@ -10,8 +10,8 @@ use outflank_api::domain::{
 };
 use outflank_api::storage::{
     AnalysisRow, AnalysisStatus, Backend, DbError, FinishedGame, GameRecord, GameRow, MoveRow,
-    NewGame, NewRoom, PuzzleCounts, PuzzleRow, QueuedAnalysis, RoomMember, RoomRow, SeatRow,
-    SeatStanding, Store,
+    NewGame, NewRoom, PuzzleCounts, PuzzleRow, QueuedAnalysis, RoomGame, RoomMember, RoomRow,
+    SeatRow, SeatStanding, Store,
 };
 use outflank_engine::ai::Level;
 use outflank_engine::{Board, Move, Square};
@@ -47,7 +47,9 @@ on_both_backends!(
     a_second_guest_cannot_join_a_room,
     racing_guests_leave_exactly_one_in_the_room,
     a_room_counts_its_games,
-    a_room_game_must_exist,
+    a_rooms_first_game_is_refused_once_it_has_one,
+    a_rematch_is_refused_unless_it_follows_the_rooms_current_game,
+    racing_first_games_of_a_room_store_exactly_one,
     the_first_stored_setting_wins,
     racing_nodes_agree_on_a_setting,
     corrupt_stored_text_is_an_error_not_a_panic,
@@ -480,9 +482,6 @@ async fn an_unknown_room_is_not_found_by_any_method(db: Db) {
     let guest = RoomMember { id: player(2), name: "Bob".into() };
     assert_not_found(db.store.room(&code).await);
     assert_not_found(db.store.join_room(&code, &guest).await);
-    let game = new_game();
-    db.store.create_game(&game).await.unwrap();
-    assert_not_found(db.store.set_room_game(&code, &game.id).await);
 }
 
 async fn a_second_guest_cannot_join_a_room(db: Db) {
@@ -529,25 +528,78 @@ async fn racing_guests_leave_exactly_one_in_the_room(db: Db) {
 async fn a_room_counts_its_games(db: Db) {
     let room = new_room();
     db.store.create_room(&room).await.unwrap();
+    let mut current: Option<GameId> = None;
     for n in 1..=3_u32 {
         let game = NewGame { room_code: Some(room.code.clone()), ..new_game() };
-        db.store.create_game(&game).await.unwrap();
-        db.store.set_room_game(&room.code, &game.id).await.unwrap();
+        let room_game = match &current {
+            None => RoomGame::First,
+            Some(of) => RoomGame::Rematch { of },
+        };
+        db.store.create_game_with(&game, &[], T0, Some(room_game)).await.unwrap();
         let stored = db.store.room(&room.code).await.unwrap();
         assert_eq!((stored.game_id, stored.games_played), (Some(game.id.clone()), n));
         assert_eq!(
             db.store.load_game(&game.id).await.unwrap().game.room_code,
             Some(room.code.clone())
         );
+        current = Some(game.id);
     }
 }
 
-async fn a_room_game_must_exist(db: Db) {
+async fn a_rooms_first_game_is_refused_once_it_has_one(db: Db) {
     let room = new_room();
     db.store.create_room(&room).await.unwrap();
-    assert_not_found(db.store.set_room_game(&room.code, &GameId::generate()).await);
+    let first = NewGame { room_code: Some(room.code.clone()), ..new_game() };
+    db.store.create_game_with(&first, &[], T0, Some(RoomGame::First)).await.unwrap();
+    let second = NewGame { room_code: Some(room.code.clone()), ..new_game() };
+    assert_conflict(db.store.create_game_with(&second, &[], T0, Some(RoomGame::First)).await);
+    assert_not_found(db.store.load_game(&second.id).await);
     let stored = db.store.room(&room.code).await.unwrap();
-    assert_eq!((stored.game_id, stored.games_played), (None, 0));
+    assert_eq!((stored.game_id, stored.games_played), (Some(first.id), 1));
+}
+
+async fn a_rematch_is_refused_unless_it_follows_the_rooms_current_game(db: Db) {
+    let room = new_room();
+    db.store.create_room(&room).await.unwrap();
+    let first = NewGame { room_code: Some(room.code.clone()), ..new_game() };
+    db.store.create_game_with(&first, &[], T0, Some(RoomGame::First)).await.unwrap();
+    let rematch = NewGame { room_code: Some(room.code.clone()), ..new_game() };
+    let of = &first.id;
+    db.store.create_game_with(&rematch, &[], T0, Some(RoomGame::Rematch { of })).await.unwrap();
+    // A second rematch of the first game: the room has moved on.
+    let stale = NewGame { room_code: Some(room.code.clone()), ..new_game() };
+    assert_conflict(
+        db.store.create_game_with(&stale, &[], T0, Some(RoomGame::Rematch { of })).await,
+    );
+    assert_not_found(db.store.load_game(&stale.id).await);
+    let stored = db.store.room(&room.code).await.unwrap();
+    assert_eq!((stored.game_id, stored.games_played), (Some(rematch.id), 2));
+}
+
+async fn racing_first_games_of_a_room_store_exactly_one(db: Db) {
+    let room = new_room();
+    db.store.create_room(&room).await.unwrap();
+    let tasks: Vec<_> = (0..8)
+        .map(|_| {
+            let store = db.store.clone();
+            let game = NewGame { room_code: Some(room.code.clone()), ..new_game() };
+            tokio::spawn(async move {
+                let created = store.create_game_with(&game, &[], T0, Some(RoomGame::First)).await;
+                (game.id, created)
+            })
+        })
+        .collect();
+    let mut winners = Vec::new();
+    for task in tasks {
+        match task.await.unwrap() {
+            (id, Ok(())) => winners.push(id),
+            (_, Err(DbError::Conflict)) => {}
+            (_, Err(error)) => panic!("a racing first game failed with {error}"),
+        }
+    }
+    assert_eq!(winners.len(), 1, "exactly one first game: {winners:?}");
+    let stored = db.store.room(&room.code).await.unwrap();
+    assert_eq!((stored.game_id.as_ref(), stored.games_played), (winners.first(), 1));
 }
 
 async fn the_first_stored_setting_wins(db: Db) {
@@ -706,7 +758,10 @@ async fn a_game_is_created_with_its_plies_and_as_its_rooms_game_at_once(db: Db) 
     db.store.create_room(&room).await.unwrap();
     let game = NewGame { room_code: Some(room.code.clone()), ..new_game() };
     let plies = [place("d3"), place("c5"), place("f6")];
-    db.store.create_game_with(&game, &plies, Timestamp(5_000), true).await.unwrap();
+    db.store
+        .create_game_with(&game, &plies, Timestamp(5_000), Some(RoomGame::First))
+        .await
+        .unwrap();
     let stored = db.store.load_game(&game.id).await.unwrap();
     let moves: Vec<Move> = stored.moves.iter().map(|row| row.mv).collect();
     assert_eq!(moves, plies);
@@ -717,7 +772,9 @@ async fn a_game_is_created_with_its_plies_and_as_its_rooms_game_at_once(db: Db) 
 async fn a_game_for_an_unknown_room_is_not_created_at_all(db: Db) {
     let game = NewGame { room_code: Some(new_room().code), ..new_game() };
     assert_not_found(
-        db.store.create_game_with(&game, &[place("d3")], Timestamp(5_000), true).await,
+        db.store
+            .create_game_with(&game, &[place("d3")], Timestamp(5_000), Some(RoomGame::First))
+            .await,
     );
     assert_not_found(db.store.load_game(&game.id).await);
 }

@@ -13,11 +13,13 @@ use crate::http::PublicUrl;
 use crate::http::error::{ApiError, api_error};
 use crate::identity::session::Session;
 use crate::live::{Human, Setup};
-use crate::service::GameHub;
-use crate::service::Origin;
+use crate::service::{GameHub, Origin, ServiceError};
 use crate::storage::{DbError, NewRoom, RoomMember, RoomRow, Store};
 
-/// Serialises joins on this node, so a double-submitted join starts one game, not two.
+/// Joins on this node take turns. A join is a few commits and a game's creation; let through
+/// all at once, a crowd of them holds up the moves of games in play when the server is
+/// saturated (docs/performance.md). That a double join starts one game is the store's doing
+/// ([`RoomGame::First`](crate::storage::RoomGame::First)), on one node or several.
 #[derive(Debug, Default)]
 pub struct RoomJoins(tokio::sync::Mutex<()>);
 
@@ -165,7 +167,7 @@ async fn join(
     joins: web::Data<RoomJoins>,
 ) -> Result<HttpResponse, RoomRouteError> {
     let code = parse_code(&path)?;
-    let _one_at_a_time = joins.0.lock().await;
+    let _turn = joins.0.lock().await;
     let room = load(&store, &code, Timestamp::now()).await?;
     if room.host.id == session.player {
         return Err(RoomRouteError::OwnRoom);
@@ -183,10 +185,14 @@ async fn join(
     };
     let friend = Human { id: session.player.clone(), name: session.nickname.clone() };
     let (black, white) = if rand::random::<bool>() { (host, friend) } else { (friend, host) };
-    // Creating the game makes it the room's game in the same write.
-    hub.create(Setup::Friend { black, white }, Game::default(), Some(&code), Origin::people())
-        .await
-        .map_err(|error| RoomRouteError::Unavailable(error.to_string()))?;
+    // Creating the game makes it the room's first game in the same write. A join that loses
+    // the race to start it (a double submit, here or through another node) answers the room
+    // with the winner's game, as joining again does.
+    let setup = Setup::Friend { black, white };
+    match hub.create(setup, Game::default(), Some(&code), Origin::people()).await {
+        Ok(_) | Err(ServiceError::Storage(DbError::Conflict)) => {}
+        Err(error) => return Err(RoomRouteError::Unavailable(error.to_string())),
+    }
     let room = store.room(&code).await?;
     Ok(HttpResponse::Ok().json(view(&room, &base_url(&request))))
 }

@@ -20,7 +20,7 @@ use crate::live::{
     SearchRequest, Timing,
 };
 use crate::metrics::{ErrorKind, Metrics};
-use crate::storage::Store;
+use crate::storage::{RoomGame, Store};
 
 use super::ServiceError;
 use super::clock::Clock;
@@ -354,7 +354,8 @@ impl GameTask {
                         room.as_ref(),
                         now,
                     );
-                    store.create_game_with(&row, &[], now, room.is_some()).await?;
+                    let room_game = room.as_ref().map(|_| RoomGame::Rematch { of: id });
+                    store.create_game_with(&row, &[], now, room_game).await?;
                     let next =
                         GameState::new(game_id.clone(), setup.clone(), self.context.timing, now);
                     self.start_rematch(next).await?;

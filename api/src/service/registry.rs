@@ -11,7 +11,7 @@ use tokio::sync::{broadcast, mpsc};
 use crate::domain::{ClientKey, GameId, RoomCode};
 use crate::live::{GameState, Setup, Timing};
 use crate::metrics::{ErrorKind, Metrics};
-use crate::storage::{DbError, Store};
+use crate::storage::{DbError, RoomGame, Store};
 
 use super::ServiceError;
 
@@ -97,10 +97,11 @@ impl GameHub {
     }
 
     /// Creates, stores and starts a game continuing `game` (normally a fresh one); with `room`,
-    /// it becomes that friend room's current game in the same write.
+    /// it becomes that friend room's first game in the same write.
     ///
     /// # Errors
-    /// [`ServiceError::Storage`] if the game could not be stored; nothing is started then.
+    /// [`ServiceError::Storage`] if the game could not be stored; nothing is started then. With
+    /// [`DbError::Conflict`] when the room has a game already (another request started it).
     pub async fn create(
         &self,
         setup: Setup,
@@ -142,7 +143,8 @@ impl GameHub {
     }
 
     /// Like [`GameHub::create`] with a given id. If a game with that id exists already (another
-    /// node created it for the same pairing), that game is the one: it is started here too.
+    /// node created it for the same pairing), that game is the one: it is started here too. A
+    /// room's game always has a new id, so there a conflict is the room's own (see `create`).
     ///
     /// # Errors
     /// [`ServiceError::Storage`] if the game could not be stored.
@@ -158,9 +160,10 @@ impl GameHub {
         let now = self.inner.context.clock.now();
         let context = &self.inner.context;
         let row = convert::new_game(&id, &setup, game.start(), &context.timing, room, now);
-        match context.store.create_game_with(&row, game.plies(), now, room.is_some()).await {
+        let room_game = room.map(|_| RoomGame::First);
+        match context.store.create_game_with(&row, game.plies(), now, room_game).await {
             Ok(()) => {}
-            Err(DbError::Conflict) => {
+            Err(DbError::Conflict) if room.is_none() => {
                 self.handle(&id).await?;
                 return Ok(());
             }

@@ -20,11 +20,11 @@ use sqlx::{Any, Transaction};
 use super::accounts::rate_game;
 use super::write_latency::WriteLatency;
 use super::{
-    DbError, DbResult, FinishedGame, GameRecord, GameRow, MoveRow, NewGame, SeatRow, Store,
-    convert, get, parse, parse_opt,
+    DbError, DbResult, FinishedGame, GameRecord, GameRow, MoveRow, NewGame, RoomGame, SeatRow,
+    Store, convert, get, parse, parse_opt,
 };
 use crate::accounts::rating::RatedGame;
-use crate::domain::{GameId, GameStatus, PlayerId, Timestamp};
+use crate::domain::{GameId, GameStatus, PlayerId, RoomCode, Timestamp};
 
 /// The columns of `games` that are read as they are stored.
 const STORED_COLUMNS: [&str; 18] = [
@@ -95,35 +95,27 @@ impl Store {
     }
 
     /// Stores a new live game together with plies already played (an imported record), and
-    /// makes it its friend room's current game when `room_game` is set: all of it or nothing.
+    /// makes it its friend room's current game when `room_game` says which one it is: all of it
+    /// or nothing.
     ///
     /// # Errors
-    /// [`DbError::Conflict`] if the id is taken; [`DbError::NotFound`] if `room_game` is set
-    /// and the game's room does not exist.
+    /// [`DbError::Conflict`] if the id is taken, or if the room's current game is not the one
+    /// `room_game` expects (another request started the room's game first);
+    /// [`DbError::NotFound`] if `room_game` is set and the game's room does not exist.
     pub async fn create_game_with(
         &self,
         game: &NewGame,
         plies: &[Move],
         at: Timestamp,
-        room_game: bool,
+        room_game: Option<RoomGame<'_>>,
     ) -> DbResult<()> {
         let mut db = self.write_connection().await?;
         let mut tx = db.begin().await?;
         insert_game(&mut *tx, game).await?;
         insert_plies(&mut tx, &game.id, plies, at).await?;
-        if room_game {
+        if let Some(room_game) = room_game {
             let code = game.room_code.as_ref().ok_or(DbError::NotFound)?;
-            let updated = sqlx::query(
-                "UPDATE rooms SET game_id = $2, games_played = games_played + 1 WHERE code = $1",
-            )
-            .bind(code.as_str())
-            .bind(game.id.as_str())
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-            if updated == 0 {
-                return Err(DbError::NotFound);
-            }
+            make_room_game(&mut tx, code, &game.id, room_game).await?;
         }
         tx.commit().await?;
         Ok(())
@@ -549,6 +541,41 @@ async fn insert_plies(
             .await?;
     }
     Ok(())
+}
+
+/// Makes `game_id` the current game of room `code`, and counts it, if the room's current game
+/// is still the one `room_game` expects. The check is in the `UPDATE` itself, so of two racing
+/// transactions the second finds the row changed and updates nothing.
+async fn make_room_game(
+    tx: &mut Transaction<'_, Any>,
+    code: &RoomCode,
+    game_id: &GameId,
+    room_game: RoomGame<'_>,
+) -> DbResult<()> {
+    let query = match room_game {
+        RoomGame::First => sqlx::query(
+            "UPDATE rooms SET game_id = $2, games_played = games_played + 1 \
+             WHERE code = $1 AND game_id IS NULL",
+        )
+        .bind(code.as_str())
+        .bind(game_id.as_str()),
+        RoomGame::Rematch { of } => sqlx::query(
+            "UPDATE rooms SET game_id = $2, games_played = games_played + 1 \
+             WHERE code = $1 AND game_id = $3",
+        )
+        .bind(code.as_str())
+        .bind(game_id.as_str())
+        .bind(of.as_str()),
+    };
+    let updated = query.execute(&mut **tx).await?.rows_affected();
+    if updated == 1 {
+        return Ok(());
+    }
+    let room = sqlx::query("SELECT code FROM rooms WHERE code = $1")
+        .bind(code.as_str())
+        .fetch_optional(&mut **tx)
+        .await?;
+    Err(if room.is_some() { DbError::Conflict } else { DbError::NotFound })
 }
 
 /// Inserts a `games` row, on the pool or inside a transaction.

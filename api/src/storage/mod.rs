@@ -43,7 +43,7 @@ pub use accounts::{AccountRow, DELETED_PLAYER, NameError};
 pub use lobby::{LobbyGame, SeatStanding};
 pub use models::{
     AnalysisRow, AnalysisStatus, FinishedGame, GameRecord, GameRow, MoveRow, NewGame, NewRoom,
-    PuzzleRow, QueuedAnalysis, RoomMember, RoomRow, SeatRow,
+    PuzzleRow, QueuedAnalysis, RoomGame, RoomMember, RoomRow, SeatRow,
 };
 pub use players::PlayerRow;
 pub use puzzles::PuzzleCounts;

@@ -38,6 +38,17 @@ pub struct NewGame {
     pub turn_started_at: Option<Timestamp>,
 }
 
+/// Which game of its friend room a new game is. The room's current game is replaced only if it
+/// is still the one expected, so two requests (on one node or two) cannot both start the room's
+/// next game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoomGame<'a> {
+    /// The room's first game, once the friend has joined: the room has no game yet.
+    First,
+    /// A rematch of `of`, which is still the room's current game.
+    Rematch { of: &'a GameId },
+}
+
 /// How a game ended, written once by [`Store::finish_game`](super::Store::finish_game).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FinishedGame {

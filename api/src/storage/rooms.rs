@@ -5,7 +5,7 @@ use sqlx::any::AnyRow;
 use super::{
     DbError, DbResult, NewRoom, RoomMember, RoomRow, Store, convert, get, parse, parse_opt,
 };
-use crate::domain::{GameId, RoomCode, Timestamp};
+use crate::domain::{RoomCode, Timestamp};
 
 const ROOM_COLUMNS: &str =
     "code, host_id, host_name, guest_id, guest_name, created_at, expires_at, game_id, games_played";
@@ -67,26 +67,6 @@ impl Store {
             return Err(DbError::Conflict);
         }
         Ok(room)
-    }
-
-    /// Makes `game_id` the room's current game and counts it.
-    ///
-    /// # Errors
-    /// [`DbError::NotFound`] for an unknown room or game.
-    pub async fn set_room_game(&self, code: &RoomCode, game_id: &GameId) -> DbResult<()> {
-        let mut db = self.write_connection().await?;
-        let updated = sqlx::query(
-            "UPDATE rooms SET game_id = $2, games_played = games_played + 1 WHERE code = $1",
-        )
-        .bind(code.as_str())
-        .bind(game_id.as_str())
-        .execute(&mut *db)
-        .await?
-        .rows_affected();
-        if updated == 0 {
-            return Err(DbError::NotFound);
-        }
-        Ok(())
     }
 }
 

@@ -1,6 +1,6 @@
 //! Two nodes in one process: a game whose players are on different nodes.
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::helpers::spawn_nodes;
 use crate::play::friend_game;
@@ -86,4 +86,24 @@ async fn a_rematch_across_nodes_runs_where_it_was_agreed() {
     let square = crate::helpers::legal_squares(&view)[0].clone();
     black.play(&square).await;
     assert_eq!(white.until("moved").await["last_move"]["square"], square.as_str());
+}
+
+#[actix_web::test]
+async fn a_friend_joining_through_two_nodes_at_once_starts_one_game() {
+    let Some(nodes) = spawn_nodes(2).await else { return };
+    let ann = nodes[0].user("Ann").await;
+    let bob = nodes[0].user("Bob").await;
+    let bob_elsewhere = nodes[1].user_with_cookie(bob.cookie().to_owned());
+    let room: Value = ann.post("/api/rooms", &json!({})).await.json().await.unwrap();
+    let code = room["code"].as_str().unwrap();
+    let (join, empty) = (format!("/api/rooms/{code}/join"), json!({}));
+    let (here, there) = tokio::join!(bob.post(&join, &empty), bob_elsewhere.post(&join, &empty));
+    assert_eq!((here.status().as_u16(), there.status().as_u16()), (200, 200));
+    let here: Value = here.json().await.unwrap();
+    let there: Value = there.json().await.unwrap();
+    let room: Value = ann.get(&format!("/api/rooms/{code}")).await.json().await.unwrap();
+    assert_eq!(room["games_played"], 1);
+    assert!(room["game_id"].is_string());
+    // The join that lost the race answers the winner's game, as joining again would.
+    assert_eq!((&here["game_id"], &there["game_id"]), (&room["game_id"], &room["game_id"]));
 }
