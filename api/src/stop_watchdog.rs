@@ -76,6 +76,32 @@ pub fn arm(limit: Duration) {
 mod tests {
     use super::*;
 
+    /// Set in the child process of [`an_armed_watchdog_ends_a_stop_that_hangs`].
+    const HANGING_STOP: &str = "OUTFLANK_TEST_HANGING_STOP";
+
+    /// The watchdog ends the whole process, so it runs in a child: this test binary again,
+    /// running only this test, which then plays a stop that hangs while closing the store.
+    #[test]
+    fn an_armed_watchdog_ends_a_stop_that_hangs() {
+        if std::env::var_os(HANGING_STOP).is_some() {
+            tracing_subscriber::fmt().with_writer(std::io::stderr).with_ansi(false).init();
+            reached(Step::ClosingStore);
+            arm(Duration::from_millis(100));
+            std::thread::sleep(Duration::from_secs(60));
+            return;
+        }
+        let name = "stop_watchdog::tests::an_armed_watchdog_ends_a_stop_that_hangs";
+        let output = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", name, "--nocapture", "--test-threads=1"])
+            .env(HANGING_STOP, "1")
+            .output()
+            .unwrap();
+        let log = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "the child's log: {log}");
+        assert!(log.contains("the server did not stop in time; exiting"), "{log}");
+        assert!(log.contains("step=\"closing the store\""), "{log}");
+    }
+
     #[test]
     fn each_step_reads_back_as_itself() {
         for step in [Step::StoppingServer, Step::ClosingStore, Step::Exiting] {
