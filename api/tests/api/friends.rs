@@ -208,6 +208,27 @@ async fn a_rematch_needs_both_and_swaps_colours() {
     assert_eq!(white_view["you"], "black");
 }
 
+#[actix_web::test]
+async fn a_rematch_becomes_the_rooms_game_and_is_counted() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let bob = app.user("Bob").await;
+    let room: Value = ann.post("/api/rooms", &json!({})).await.json().await.unwrap();
+    let room_path = format!("/api/rooms/{}", room["code"].as_str().unwrap());
+    let joined: Value =
+        bob.post(&format!("{room_path}/join"), &json!({})).await.json().await.unwrap();
+    let (mut ann_socket, _) = ann.join(joined["game_id"].as_str().unwrap()).await;
+    let (mut bob_socket, _) = bob.join(joined["game_id"].as_str().unwrap()).await;
+    ann_socket.send(json!({ "type": "resign" })).await;
+    bob_socket.until("ended").await;
+    ann_socket.send(json!({ "type": "rematch" })).await;
+    bob_socket.until("rematch_asked").await;
+    bob_socket.send(json!({ "type": "rematch" })).await;
+    let started = ann_socket.until("rematch_started").await;
+    let room: Value = ann.get(&room_path).await.json().await.unwrap();
+    assert_eq!((&room["game_id"], &room["games_played"]), (&started["game_id"], &json!(2)));
+}
+
 /// The result of an `ended` message.
 fn ended_result(msg: Option<ServerMsg>) -> ResultMsg {
     match msg {
