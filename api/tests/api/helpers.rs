@@ -21,6 +21,25 @@ use crate::storage_support::{
 /// How long a test waits for a message before failing.
 const TIMEOUT: Duration = Duration::from_secs(20);
 
+/// How long a server may take to start, or to stop, before the test fails saying which: a
+/// stop waits up to 5 s for open requests and up to 10 s for the store.
+const SERVER_LIMIT: Duration = Duration::from_secs(60);
+
+/// `future`, or a failure naming `step` if it takes longer than [`SERVER_LIMIT`]: a test that
+/// hangs would hold the whole run until its time limit, and say nothing.
+async fn within<T>(step: &str, future: impl std::future::Future<Output = T>) -> T {
+    match tokio::time::timeout(SERVER_LIMIT, future).await {
+        Ok(output) => output,
+        Err(_) => panic!("{step} took more than {} s", SERVER_LIMIT.as_secs()),
+    }
+}
+
+/// A client for the test's requests, each limited to [`TIMEOUT`] so a request the server never
+/// answers fails the test.
+fn client() -> reqwest::ClientBuilder {
+    reqwest::Client::builder().timeout(TIMEOUT)
+}
+
 /// A running server.
 pub struct TestApp {
     pub url: String,
@@ -146,7 +165,8 @@ async fn spawn_nodes_with(n: usize, admin: &str, redis: &str) -> Vec<TestApp> {
 
 async fn start(settings: &Settings, clock: Option<&ManualClock>) -> (String, Stopper) {
     let clock = clock.map_or(Clock::System, |clock| Clock::Manual(clock.clone()));
-    let app = Application::build_with_clock(settings, clock).await.expect("server starts");
+    let built = within("the server's start", Application::build_with_clock(settings, clock));
+    let app = built.await.expect("server starts");
     let url = format!("http://{}", app.address());
     let stopper = app.stopper();
     actix_web::rt::spawn(app.run_until_stopped());
@@ -161,13 +181,13 @@ fn unique() -> String {
 
 /// A client that keeps cookies, like a browser.
 pub fn browser() -> reqwest::Client {
-    reqwest::Client::builder().cookie_store(true).build().unwrap()
+    client().cookie_store(true).build().unwrap()
 }
 
 impl TestApp {
     /// Stops the server gracefully and starts a new one on the same database (another port).
     pub async fn restart(&mut self) {
-        self.stopper.stop().await;
+        within("the server's graceful stop", self.stopper.stop()).await;
         let (url, stopper) = start(&self.settings, self.clock.as_ref()).await;
         self.url = url;
         self.stopper = stopper;
@@ -180,7 +200,7 @@ impl TestApp {
 
     /// Stops the server gracefully, as a rolling restart does.
     pub async fn stop(&self) {
-        self.stopper.stop().await;
+        within("the server's graceful stop", self.stopper.stop()).await;
     }
 
     /// A person with a guest session named `nickname`.
@@ -190,7 +210,7 @@ impl TestApp {
 
     /// A person with a guest session named `nickname`, made on the server at `base`.
     pub async fn user_at(base: &str, nickname: &str) -> User {
-        let client = reqwest::Client::new();
+        let client = client().build().unwrap();
         let response = client
             .post(format!("{base}/api/session"))
             .json(&json!({ "nickname": nickname }))
@@ -205,7 +225,7 @@ impl TestApp {
 
     /// A person whose session is the cookie `cookie` (`name=value`).
     pub fn user_with_cookie(&self, cookie: String) -> User {
-        User { base: self.url.clone(), client: reqwest::Client::new(), cookie }
+        User { base: self.url.clone(), client: client().build().unwrap(), cookie }
     }
 
     /// How many accounts the database holds, deleted ones included.
@@ -220,7 +240,7 @@ impl TestApp {
 
     /// Someone without a session (a spectator).
     pub fn stranger(&self) -> User {
-        User { base: self.url.clone(), client: reqwest::Client::new(), cookie: String::new() }
+        User { base: self.url.clone(), client: client().build().unwrap(), cookie: String::new() }
     }
 
     pub async fn get(&self, path: &str) -> reqwest::Response {
