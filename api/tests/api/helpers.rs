@@ -164,6 +164,14 @@ async fn spawn_nodes_with(n: usize, admin: &str, redis: &str) -> Vec<TestApp> {
 }
 
 async fn start(settings: &Settings, clock: Option<&ManualClock>) -> (String, Stopper) {
+    if let Ok(filter) = std::env::var("OUTFLANK_TEST_TRACE") {
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+            .with_thread_names(true)
+            .with_ansi(false)
+            .with_writer(std::io::stderr)
+            .try_init();
+    }
     let clock = clock.map_or(Clock::System, |clock| Clock::Manual(clock.clone()));
     let built = within("the server's start", Application::build_with_clock(settings, clock));
     let app = built.await.expect("server starts");
