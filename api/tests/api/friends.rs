@@ -6,16 +6,21 @@ use outflank_api::ws::protocol::{ResultMsg, ServerMsg};
 
 use crate::helpers::{Socket, TestApp, User, legal_squares, spawn_app, spawn_app_with_clock};
 
-/// Ann creates a room, Bob joins; returns both with their sockets (black first) and the game id.
-async fn friend_game(app: &TestApp) -> (User, Socket, User, Socket, String, Value) {
+/// Ann creates a room and Bob joins it: both, the room's API path and its first game's id.
+async fn joined_room(app: &TestApp) -> (User, User, String, String) {
     let ann = app.user("Ann").await;
     let bob = app.user("Bob").await;
     let room: Value = ann.post("/api/rooms", &json!({})).await.json().await.unwrap();
-    let code = room["code"].as_str().unwrap().to_owned();
-    let joined = bob.post(&format!("/api/rooms/{code}/join"), &json!({})).await;
+    let path = format!("/api/rooms/{}", room["code"].as_str().unwrap());
+    let joined = bob.post(&format!("{path}/join"), &json!({})).await;
     assert_eq!(joined.status(), 200);
     let joined: Value = joined.json().await.unwrap();
-    let id = joined["game_id"].as_str().unwrap().to_owned();
+    (ann, bob, path, joined["game_id"].as_str().unwrap().to_owned())
+}
+
+/// Ann creates a room, Bob joins; returns both with their sockets (black first) and the game id.
+async fn friend_game(app: &TestApp) -> (User, Socket, User, Socket, String, Value) {
+    let (ann, bob, _, id) = joined_room(app).await;
     let (ann_socket, ann_view) = ann.join(&id).await;
     let (bob_socket, _) = bob.join(&id).await;
     if ann_view["you"] == "black" {
@@ -211,14 +216,9 @@ async fn a_rematch_needs_both_and_swaps_colours() {
 #[actix_web::test]
 async fn a_rematch_becomes_the_rooms_game_and_is_counted() {
     let app = spawn_app().await;
-    let ann = app.user("Ann").await;
-    let bob = app.user("Bob").await;
-    let room: Value = ann.post("/api/rooms", &json!({})).await.json().await.unwrap();
-    let room_path = format!("/api/rooms/{}", room["code"].as_str().unwrap());
-    let joined: Value =
-        bob.post(&format!("{room_path}/join"), &json!({})).await.json().await.unwrap();
-    let (mut ann_socket, _) = ann.join(joined["game_id"].as_str().unwrap()).await;
-    let (mut bob_socket, _) = bob.join(joined["game_id"].as_str().unwrap()).await;
+    let (ann, bob, room_path, id) = joined_room(&app).await;
+    let (mut ann_socket, _) = ann.join(&id).await;
+    let (mut bob_socket, _) = bob.join(&id).await;
     ann_socket.send(json!({ "type": "resign" })).await;
     bob_socket.until("ended").await;
     ann_socket.send(json!({ "type": "rematch" })).await;
