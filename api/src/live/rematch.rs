@@ -33,6 +33,11 @@ pub struct RematchView {
 }
 
 impl Rematch {
+    /// Agreed before: the rematch is `next_game` (a game restored after a restart).
+    pub(super) fn started(next_game: GameId) -> Rematch {
+        Rematch { next_game: Some(next_game), ..Rematch::default() }
+    }
+
     /// The sides in `colors` ask; `computer` is a side that always agrees.
     pub(super) fn ask(
         &mut self,

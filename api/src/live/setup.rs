@@ -167,6 +167,8 @@ pub struct Stored {
     pub plies: Vec<Move>,
     /// How the game ended, if it did.
     pub ending: Option<Ending>,
+    /// The rematch already started from this game, if one was.
+    pub rematch: Option<GameId>,
 }
 
 /// `1450` as `1,450`.

@@ -80,8 +80,9 @@ impl GameState {
     }
 
     /// A game reloaded from the store, e.g. after a restart. The side to move gets a full move
-    /// time from `now`; draw offers and rematch requests are forgotten. Versions continue from
-    /// `now` in milliseconds, above any version given out before the restart.
+    /// time from `now`; draw offers and rematch requests are forgotten, a rematch already
+    /// started is kept. Versions continue from `now` in milliseconds, above any version given
+    /// out before the restart.
     ///
     /// # Errors
     /// [`RestoreError`] if the stored plies do not replay from the stored start.
@@ -92,6 +93,9 @@ impl GameState {
     ) -> Result<GameState, RestoreError> {
         let game = Game::from_moves(stored.start, stored.plies)?;
         let mut state = GameState::build(stored.id, stored.setup, game, stored.ending, timing, now);
+        if let Some(next_game) = stored.rematch {
+            state.rematch = Rematch::started(next_game);
+        }
         state.version = u64::try_from(now.0).unwrap_or(0);
         Ok(state)
     }

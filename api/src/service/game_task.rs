@@ -20,7 +20,7 @@ use crate::live::{
     SearchRequest, Timing,
 };
 use crate::metrics::{ErrorKind, Metrics};
-use crate::storage::{RoomGame, Store};
+use crate::storage::{DbError, GameRecord, RoomGame, Store};
 
 use super::ServiceError;
 use super::clock::Clock;
@@ -136,6 +136,28 @@ pub(super) struct GameTask {
     connections: HashMap<PlayerId, usize>,
     search_results: mpsc::Sender<(SearchId, Move)>,
     search_replies: mpsc::Receiver<(SearchId, Move)>,
+}
+
+/// Rebuilds a live game from its stored `record`. A finished game keeps the rematch it started,
+/// so that its players are sent on to that game instead of being offered a second one.
+pub(super) async fn restore(
+    store: &Store,
+    record: &GameRecord,
+    timing: Timing,
+    now: Timestamp,
+) -> Result<GameState, ServiceError> {
+    let mut stored = convert::stored(record)?;
+    if stored.ending.is_some() {
+        let next_game = GameId::rematch_of(&stored.id);
+        stored.rematch = match store.game(&next_game).await {
+            Ok(_) => Some(next_game),
+            Err(DbError::NotFound) => None,
+            Err(error) => return Err(error.into()),
+        };
+    }
+    let id = stored.id.clone();
+    GameState::restore(stored, timing, now)
+        .map_err(|error| convert::CorruptGame { id, reason: error.to_string() }.into())
 }
 
 impl GameTask {
@@ -383,8 +405,7 @@ impl GameTask {
     /// The game as the store has it, if it can be read back.
     async fn reload(&self, now: Timestamp) -> Option<GameState> {
         let record = self.context.store.load_game(self.state.id()).await.ok()?;
-        let stored = convert::stored(&record).ok()?;
-        GameState::restore(stored, self.context.timing, now).ok()
+        restore(&self.context.store, &record, self.context.timing, now).await.ok()
     }
 
     /// Whether each side has someone connected; the computer always is.

@@ -22,7 +22,7 @@ const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
 use super::analysis::Analyses;
 use super::clock::Clock;
 use super::convert;
-use super::game_task::{FollowUp, GameTask, Origin, TaskContext};
+use super::game_task::{self, FollowUp, GameTask, Origin, TaskContext};
 use super::handle::{GameHandle, Locate, Route, RouteFuture};
 use super::local_game::LocalGame;
 use super::router::{Owner, Router};
@@ -206,9 +206,8 @@ impl GameHub {
             }
             other => other?,
         };
-        let stored = convert::stored(&record)?;
-        let state = GameState::restore(stored, context.timing, self.inner.context.clock.now())
-            .map_err(|error| convert::CorruptGame { id: id.clone(), reason: error.to_string() })?;
+        let now = self.inner.context.clock.now();
+        let state = game_task::restore(&context.store, &record, context.timing, now).await?;
         // Another request may have started it meanwhile: keep the first.
         if let Some(handle) = self.running(id) {
             return Ok(Route::Local(handle));

@@ -213,20 +213,39 @@ async fn a_rematch_needs_both_and_swaps_colours() {
     assert_eq!(white_view["you"], "black");
 }
 
-#[actix_web::test]
-async fn a_rematch_becomes_the_rooms_game_and_is_counted() {
-    let app = spawn_app().await;
-    let (ann, bob, room_path, id) = joined_room(&app).await;
-    let (mut ann_socket, _) = ann.join(&id).await;
-    let (mut bob_socket, _) = bob.join(&id).await;
+/// Ann resigns game `id` and both ask for a rematch: the `rematch_started` message.
+async fn resigned_and_rematched(ann: &User, bob: &User, id: &str) -> Value {
+    let (mut ann_socket, _) = ann.join(id).await;
+    let (mut bob_socket, _) = bob.join(id).await;
     ann_socket.send(json!({ "type": "resign" })).await;
     bob_socket.until("ended").await;
     ann_socket.send(json!({ "type": "rematch" })).await;
     bob_socket.until("rematch_asked").await;
     bob_socket.send(json!({ "type": "rematch" })).await;
-    let started = ann_socket.until("rematch_started").await;
+    ann_socket.until("rematch_started").await
+}
+
+#[actix_web::test]
+async fn a_rematch_becomes_the_rooms_game_and_is_counted() {
+    let app = spawn_app().await;
+    let (ann, bob, room_path, id) = joined_room(&app).await;
+    let started = resigned_and_rematched(&ann, &bob, &id).await;
     let room: Value = ann.get(&room_path).await.json().await.unwrap();
     assert_eq!((&room["game_id"], &room["games_played"]), (&started["game_id"], &json!(2)));
+}
+
+#[actix_web::test]
+async fn a_finished_game_restored_after_a_restart_keeps_its_rematch() {
+    let mut app = spawn_app().await;
+    let (mut ann, mut bob, _, id) = joined_room(&app).await;
+    let started = resigned_and_rematched(&ann, &bob, &id).await;
+    app.restart().await;
+    ann.reconnect_to(&app);
+    bob.reconnect_to(&app);
+    let (mut ann_socket, view) = ann.join(&id).await;
+    assert_eq!(view["rematch"]["game_id"], started["game_id"], "{view}");
+    ann_socket.send(json!({ "type": "rematch" })).await;
+    assert_eq!(ann_socket.until("error").await["code"], "rematch_already_started");
 }
 
 /// The result of an `ended` message.

@@ -106,6 +106,7 @@ fn stored(plies: &str, ending: Option<Ending>) -> Stored {
         start: Board::start(),
         plies: plies.split_whitespace().map(|text| Move::Place(sq(text))).collect(),
         ending,
+        rematch: None,
     }
 }
 

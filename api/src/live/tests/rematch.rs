@@ -50,6 +50,21 @@ fn a_rematch_after_it_started_is_refused() {
 }
 
 #[test]
+fn a_game_restored_with_its_rematch_started_refuses_another() {
+    let stored = Stored {
+        id: game_id(),
+        setup: Setup::Friend { black: human(ann(), "Ann"), white: human(ben(), "Ben") },
+        start: outflank_engine::Board::start(),
+        plies: Vec::new(),
+        ending: Some(Ending { reason: EndReason::Resignation, winner: Some(Winner::White) }),
+        rematch: Some(next_id()),
+    };
+    let mut state = GameState::restore(stored, Timing::default(), T0).unwrap();
+    assert_eq!(state.snapshot(T0).rematch.next_game, Some(next_id()));
+    assert_eq!(rematch(&mut state, ann()), Err(CommandError::RematchAlreadyStarted));
+}
+
+#[test]
 fn a_rematch_after_the_opponent_left_is_refused() {
     let mut state = resigned_friend_game();
     let events = state.apply(Command::player(ben(), Action::Leave), T0).unwrap();
