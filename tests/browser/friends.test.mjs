@@ -105,6 +105,15 @@ test('friend by link: create, join, play, resign with confirmation, rematch swap
   assert.equal(await you(host), guestColour);
   assert.equal(await you(guest), hostColour);
 
+  // Back on the finished game, a player is sent on to the rematch, not offered another.
+  const rematchGame = host.url();
+  await host.goto(firstGame);
+  await host.waitForSelector('#rematch-link');
+  assert.equal(await host.isVisible('#rematch'), false);
+  assert.equal(new URL(await host.getAttribute('#rematch-link', 'href'), server.base).href, rematchGame);
+  await host.click('#rematch-link');
+  await host.waitForURL(rematchGame);
+
   // The finished game has a replay page anyone can open, read-only, with its record.
   const viewer = await newPage(browser);
   const firstId = firstGame.split('/').pop();

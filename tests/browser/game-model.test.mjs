@@ -86,3 +86,12 @@ test('looking back shows that position and its disc counts', () => {
   });
   assert.equal(view(model, 1).viewing, null);
 });
+
+test('a finished game whose rematch started keeps the rematch game through later messages', () => {
+  const finished = snapshot({
+    status: 'finished', to_move: null, legal: [], clocks: { black_ms: 30000, white_ms: 30000, running: null },
+    result: { reason: 'resignation', winner: 'white' }, rematch: { asked: [], left: [], game_id: 'next' },
+  });
+  const model = reduce(reduce(initialModel(), finished, 0), { type: 'left', version: 2, by: 'white' }, 0);
+  assert.deepEqual(model.game.rematch, { asked: [], left: ['white'], game_id: 'next' });
+});

@@ -275,7 +275,11 @@ function frozenClocks(clocks, elapsed) {
   return { [key]: Math.max(0, clocks[key] - elapsed) };
 }
 
-const cloneRematch = (rematch) => ({ asked: [...((rematch && rematch.asked) || [])], left: [...((rematch && rematch.left) || [])] });
+const cloneRematch = (rematch) => ({
+  asked: [...((rematch && rematch.asked) || [])],
+  left: [...((rematch && rematch.left) || [])],
+  game_id: (rematch && rematch.game_id) || null,
+});
 
 function addSide(rematch, list, side) {
   const copy = cloneRematch(rematch);

@@ -19,13 +19,24 @@ export function renderResult(model, closed) {
   $('result-reason').textContent = reasonText(model);
   renderRating(model);
   const rematch = $('rematch');
-  const { asked, left } = game.rematch;
+  const { asked, left, game_id: next } = game.rematch;
+  const status = $('rematch-status');
+  if (next) {
+    // Agreed already (this page was opened again later): the rematch is one link away.
+    rematch.hidden = true;
+    const link = document.createElement('a');
+    link.id = 'rematch-link';
+    link.href = `/game/${encodeURIComponent(next)}`;
+    link.textContent = 'Go to the rematch';
+    status.replaceChildren('The rematch has started. ', link);
+    return;
+  }
   rematch.hidden = !isPlayer(game) || left.length > 0 || (game.you !== Seat.BOTH && asked.includes(game.you));
   let text = '';
   if (left.length) text = 'Your opponent left: no rematch in this game.';
   else if (game.you !== Seat.BOTH && asked.includes(game.you)) text = 'Rematch asked. Waiting for your opponent…';
   else if (asked.length && isPlayer(game)) text = `${playerName(game, asked[0])} wants a rematch.`;
-  $('rematch-status').textContent = text;
+  status.textContent = text;
 }
 
 /** The result panel's rating lines: a player sees their own, anyone else both. */
