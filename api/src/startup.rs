@@ -75,6 +75,13 @@ impl Stopper {
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         self.handle.stop(true).await;
     }
+
+    /// Stops at once, without waiting for anything: open connections are dropped and players
+    /// are not told. For a server whose owner has gone, such as a test that ended.
+    pub fn stop_now(&self) {
+        // The command is sent before the returned future is first polled.
+        drop(self.handle.stop(false));
+    }
 }
 
 impl std::fmt::Debug for Application {

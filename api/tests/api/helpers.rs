@@ -134,6 +134,14 @@ pub struct TestApp {
     _postgres: Option<TempDatabase>,
 }
 
+impl Drop for TestApp {
+    /// A test that ended stops its server, which would otherwise keep its threads and sockets
+    /// until the whole test binary exits.
+    fn drop(&mut self) {
+        self.stopper.stop_now();
+    }
+}
+
 /// A directory removed when dropped.
 struct TempDir(PathBuf);
 
@@ -251,7 +259,12 @@ async fn start(settings: &Settings, clock: Option<&ManualClock>) -> (String, Sto
     let app = built.await.expect("server starts");
     let url = format!("http://{}", app.address());
     let stopper = app.stopper();
-    actix_web::rt::spawn(app.run_until_stopped());
+    // The server runs on a thread of its own rather than on the test's runtime, so that it
+    // outlives the test's end to stop: dropping the `TestApp` stops it (and its threads).
+    std::thread::Builder::new()
+        .name("test-server".to_owned())
+        .spawn(move || actix_web::rt::System::new().block_on(app.run_until_stopped()))
+        .expect("a thread for the server");
     (url, stopper)
 }
 
