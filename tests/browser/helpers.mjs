@@ -1,6 +1,6 @@
 // Shared helpers of the browser tests: the real server on a free port with a temporary SQLite
 // database, and Debian's chromium driven by playwright-core.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -63,12 +63,22 @@ export async function startServer(env = {}, fixed = null) {
           // saying so rather than waiting for the suite's time limit.
           const halt = async () => {
             if (exited) return;
-            const done = new Promise((resolve) => child.once('exit', () => resolve(true)));
+            const done = new Promise((resolve) => child.once('exit', (code) => {
+              // The server's own watchdog ends a stop that hangs with status 1.
+              if (code !== 0) console.error(`the server on ${base} exited with ${code ?? 'a signal'} after SIGTERM`);
+              resolve(true);
+            }));
             child.kill('SIGTERM');
+            // A graceful stop takes at most about 5 s; one still running long after is a hang
+            // worth reading, before the server's watchdog ends it at 20 s.
+            const slow = setTimeout(() => {
+              if (!exited) console.error(`the server on ${base} has not exited 12 s after SIGTERM; its threads:\n${threadStacks(child.pid)}`);
+            }, 12_000);
             let timer;
             const late = new Promise((resolve) => { timer = setTimeout(() => resolve(false), 30_000); });
             const inTime = await Promise.race([done, late]);
             clearTimeout(timer);
+            clearTimeout(slow);
             if (!inTime) {
               child.kill('SIGKILL');
               await done;
@@ -94,6 +104,47 @@ export async function startServer(env = {}, fixed = null) {
     if (!exited) child.kill('SIGKILL');
   }
   throw new Error('the server did not start');
+}
+
+/** Every thread's stack in process `pid` as gdb prints it, each distinct stack once; or why
+ *  there are none. */
+export function threadStacks(pid) {
+  let gdb;
+  try {
+    gdb = execFileSync('gdb', ['-p', String(pid), '-batch', '-ex', 'thread apply all bt 16'], {
+      encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'],
+    });
+  } catch (error) {
+    return `(no thread stacks: ${error.message.split('\n')[0]})`;
+  }
+  return distinctStacks(gdb);
+}
+
+/** gdb's `thread apply all bt` grouped by stack, most common first: frames without numbers,
+ *  addresses or symbol hashes, so threads waiting in the same place read as one stack. */
+export function distinctStacks(gdb) {
+  const stacks = new Map();
+  for (const block of gdb.split('\n\n')) {
+    const lines = block.split('\n');
+    const start = lines.findIndex((line) => line.startsWith('Thread '));
+    if (start < 0) continue;
+    const name = lines[start].split('"').at(-2) ?? '?';
+    const stack = lines.slice(start + 1).filter((line) => line.startsWith('#')).map(frame).join('\n');
+    stacks.set(stack, [...(stacks.get(stack) ?? []), name]);
+  }
+  const sorted = [...stacks].sort((a, b) => b[1].length - a[1].length);
+  return `${sorted.length} distinct thread stacks:\n`
+    + sorted.map(([stack, names]) => `\n${names.length} thread(s): ${names.join(', ')}\n${stack}\n`).join('');
+}
+
+/** One backtrace line as `function at file:line`. */
+function frame(line) {
+  let rest = line.replace(/^#\d+\s+/, '').replace(/^0x[0-9a-f]+ in /, '');
+  const open = rest.indexOf(' (');
+  const fn = (open < 0 ? rest : rest.slice(0, open)).replace(/::h[0-9a-f]{16}$/, '');
+  rest = open < 0 ? '' : rest.slice(open);
+  const at = rest.lastIndexOf(' at ');
+  return at < 0 ? `  ${fn}` : `  ${fn} at ${rest.slice(at + 4)}`;
 }
 
 export async function launchBrowser() {
