@@ -276,10 +276,10 @@ impl Application {
 /// written as they happen, and one written while the last is unacknowledged would otherwise
 /// wait for the client's delayed ACK (40 ms on Linux).
 fn send_at_once(connection: &dyn std::any::Any, _: &mut actix_web::dev::Extensions) {
-    if let Some(tcp) = connection.downcast_ref::<actix_web::rt::net::TcpStream>() {
-        if let Err(error) = tcp.set_nodelay(true) {
-            tracing::debug!(%error, "TCP_NODELAY not set on a connection");
-        }
+    if let Some(tcp) = connection.downcast_ref::<actix_web::rt::net::TcpStream>()
+        && let Err(error) = tcp.set_nodelay(true)
+    {
+        tracing::debug!(%error, "TCP_NODELAY not set on a connection");
     }
 }
 

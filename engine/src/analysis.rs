@@ -405,10 +405,8 @@ impl<'a> Reviewer<'a> {
 
     /// The value of `board` the way its neighbours in the game are valued: exact if solvable.
     fn value(&mut self, board: &Board, depth: u32, exact: bool) -> Result<Value, ReviewError> {
-        if exact {
-            if let Some(value) = self.solve(board)? {
-                return Ok(value);
-            }
+        if exact && let Some(value) = self.solve(board)? {
+            return Ok(value);
         }
         self.search(board, depth)
     }

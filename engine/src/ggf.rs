@@ -517,15 +517,15 @@ impl Properties {
 
     /// Checks the kind of game and the board, then replays the moves.
     fn into_game(self) -> Result<(GgfGame, bool), ParseGgfError> {
-        if let Some(name) = &self.game_name {
-            if !name.trim().eq_ignore_ascii_case("othello") {
-                return Err(ParseGgfError::NotOthello(excerpt(name)));
-            }
+        if let Some(name) = &self.game_name
+            && !name.trim().eq_ignore_ascii_case("othello")
+        {
+            return Err(ParseGgfError::NotOthello(excerpt(name)));
         }
-        if let Some(kind) = &self.kind {
-            if !is_plain_8x8(kind.trim()) {
-                return Err(ParseGgfError::Type(excerpt(kind)));
-            }
+        if let Some(kind) = &self.kind
+            && !is_plain_8x8(kind.trim())
+        {
+            return Err(ParseGgfError::Type(excerpt(kind)));
         }
         let start = match &self.board {
             Some(text) => read_board(text)?,

@@ -250,10 +250,10 @@ impl Analyses {
         if let Some(row) = self.kept(game_id).await? {
             return Ok(row);
         }
-        if let Some(player) = by {
-            if store.open_analyses_requested_by(player).await? >= PER_PLAYER {
-                return Err(AnalysisError::TooMany);
-            }
+        if let Some(player) = by
+            && store.open_analyses_requested_by(player).await? >= PER_PLAYER
+        {
+            return Err(AnalysisError::TooMany);
         }
         let permit = self.inner.queue.try_reserve().map_err(|_| AnalysisError::QueueFull)?;
         self.enqueue(game_id, by, permit).await

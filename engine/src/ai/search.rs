@@ -342,7 +342,7 @@ impl Worker<'_> {
     fn visit(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes >= self.budget
-            || (self.nodes % POLL_INTERVAL == 0
+            || (self.nodes.is_multiple_of(POLL_INTERVAL)
                 && self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)))
         {
             self.stopped = true;
@@ -385,10 +385,12 @@ impl Worker<'_> {
             }
         }
 
-        if self.probcut && depth >= probcut::MIN_DEPTH && beta - alpha == 1 {
-            if let Some(score) = self.probcut(p, o, depth, beta) {
-                return score;
-            }
+        if self.probcut
+            && depth >= probcut::MIN_DEPTH
+            && beta - alpha == 1
+            && let Some(score) = self.probcut(p, o, depth, beta)
+        {
+            return score;
         }
 
         let list = MoveList::ordered(p, o, moves, hint);

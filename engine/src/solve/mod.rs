@@ -280,10 +280,10 @@ impl<'a> Search<'a> {
 
     #[cold]
     fn check_limits(&mut self) {
-        if let Some(limit) = self.node_limit {
-            if self.nodes > limit {
-                self.stopped = Some(SolveError::NodeLimit(limit));
-            }
+        if let Some(limit) = self.node_limit
+            && self.nodes > limit
+        {
+            self.stopped = Some(SolveError::NodeLimit(limit));
         }
         if self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
             self.stopped = Some(SolveError::Cancelled);

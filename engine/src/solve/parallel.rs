@@ -228,10 +228,10 @@ impl Pool {
             if self.done.load(Ordering::Relaxed) {
                 break None;
             }
-            if let Some(split) = under {
-                if split.workers.load(Ordering::Relaxed) <= 1 {
-                    break None;
-                }
+            if let Some(split) = under
+                && split.workers.load(Ordering::Relaxed) <= 1
+            {
+                break None;
             }
             // The split point with the most empties: the most work for one join.
             let mut chosen: Option<&Arc<SplitPoint>> = None;

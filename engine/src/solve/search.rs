@@ -343,13 +343,14 @@ impl<'a> Search<'a> {
             }
             table_move = entry.best;
         }
-        if self.selective && empties >= PROBCUT_MIN {
-            if let Some(score) = self.probable_cut(p, o, alpha, beta, empties) {
-                if use_table && self.stopped.is_none() {
-                    self.table_for(empties).store(p, o, empties, alpha, beta, score, NO_MOVE, true);
-                }
-                return score;
+        if self.selective
+            && empties >= PROBCUT_MIN
+            && let Some(score) = self.probable_cut(p, o, alpha, beta, empties)
+        {
+            if use_table && self.stopped.is_none() {
+                self.table_for(empties).store(p, o, empties, alpha, beta, score, NO_MOVE, true);
             }
+            return score;
         }
         let alpha_start = alpha;
         let (best, best_move) = self.deep_moves(p, o, moves, alpha, beta, empties, table_move);
@@ -441,26 +442,28 @@ impl<'a> Search<'a> {
         let mut best = NO_SCORE;
         let mut best_move = NO_MOVE;
         for i in start..end {
-            if let Some(pool) = self.pool {
-                if (i > start || !first) && empties >= SPLIT_MIN && pool.has_idle() {
-                    // The first move did not refute the node: the others go to a split
-                    // point, best-looking first.
-                    let mut rest = self.candidates[i..end].to_vec();
-                    rest.sort_by_key(|candidate| std::cmp::Reverse(candidate.key));
-                    let split = SplitPoint::new(
-                        p,
-                        o,
-                        empties,
-                        alpha,
-                        beta,
-                        best,
-                        best_move,
-                        rest,
-                        self.selective,
-                        self.split.clone(),
-                    );
-                    return self.split(pool, split);
-                }
+            if let Some(pool) = self.pool
+                && (i > start || !first)
+                && empties >= SPLIT_MIN
+                && pool.has_idle()
+            {
+                // The first move did not refute the node: the others go to a split
+                // point, best-looking first.
+                let mut rest = self.candidates[i..end].to_vec();
+                rest.sort_by_key(|candidate| std::cmp::Reverse(candidate.key));
+                let split = SplitPoint::new(
+                    p,
+                    o,
+                    empties,
+                    alpha,
+                    beta,
+                    best,
+                    best_move,
+                    rest,
+                    self.selective,
+                    self.split.clone(),
+                );
+                return self.split(pool, split);
             }
             let candidate = self.pick(i, end);
             let square = usize::from(candidate.square);

@@ -257,12 +257,12 @@ pub fn parse(arguments: impl IntoIterator<Item = String>) -> Result<Parsed, Stri
         return Err(format!("--attack-from {}: expected a loopback address", args.attack_from));
     }
     // A socket bound to a loopback address can only reach loopback.
-    if args.clients > 0 || args.attack > 0 {
-        if let Some(url) = args.urls.iter().find(|url| !is_loopback_url(url)) {
-            return Err(format!(
-                "--url {url:?}: --clients and --attack need nodes on loopback addresses (127.x.x.x)"
-            ));
-        }
+    if (args.clients > 0 || args.attack > 0)
+        && let Some(url) = args.urls.iter().find(|url| !is_loopback_url(url))
+    {
+        return Err(format!(
+            "--url {url:?}: --clients and --attack need nodes on loopback addresses (127.x.x.x)"
+        ));
     }
     Ok(Parsed::Run(Box::new(args)))
 }

@@ -392,8 +392,11 @@ async fn send(
 
 /// `GET /api/me` or `GET /api/stats` (alternately) with the junk cookie.
 async fn junk_cookie(attack: &Attack, node: &Node, cookie: &str, turn: usize) -> Outcome {
-    let (path, what) =
-        if turn % 2 == 0 { ("/api/me", "GET /api/me") } else { ("/api/stats", "GET /api/stats") };
+    let (path, what) = if turn.is_multiple_of(2) {
+        ("/api/me", "GET /api/me")
+    } else {
+        ("/api/stats", "GET /api/stats")
+    };
     let request = attack.http.get(format!("{}{path}", node.base)).header(COOKIE, cookie);
     send(attack, request, what).await.0
 }

@@ -84,7 +84,7 @@ async fn monitor(
         let sample = Sample::take(&pids);
         samples.lock().unwrap_or_else(|e| e.into_inner()).push(sample.clone());
         tick += 1;
-        if progress && tick % 5 == 0 {
+        if progress && tick.is_multiple_of(5) {
             let acks = stats.acks_total();
             if let Some((previous, previous_acks)) = &last_line {
                 eprintln!(

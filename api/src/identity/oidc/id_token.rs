@@ -89,10 +89,10 @@ pub fn verify(
     algorithm: Algorithm,
     expected: &Expected<'_>,
 ) -> Result<String, OidcError> {
-    if let Some(key_algorithm) = key.jwk.common.key_algorithm {
-        if key_algorithm.to_string() != format!("{algorithm:?}") {
-            return Err(OidcError::BadToken("the key is published for another algorithm".into()));
-        }
+    if let Some(key_algorithm) = key.jwk.common.key_algorithm
+        && key_algorithm.to_string() != format!("{algorithm:?}")
+    {
+        return Err(OidcError::BadToken("the key is published for another algorithm".into()));
     }
     let mut validation = Validation::new(algorithm);
     validation.leeway = LEEWAY_SECONDS;
@@ -105,10 +105,11 @@ pub fn verify(
     if claims.nonce.as_deref() != Some(expected.nonce) {
         return Err(OidcError::BadToken("the nonce does not match this sign-in".into()));
     }
-    if let Audience::Many(audiences) = &claims.aud {
-        if audiences.len() > 1 && claims.azp.as_deref() != Some(expected.client_id) {
-            return Err(OidcError::BadToken("the token was issued to another party".into()));
-        }
+    if let Audience::Many(audiences) = &claims.aud
+        && audiences.len() > 1
+        && claims.azp.as_deref() != Some(expected.client_id)
+    {
+        return Err(OidcError::BadToken("the token was issued to another party".into()));
     }
     if claims.sub.is_empty() || claims.sub.len() > 255 {
         return Err(OidcError::BadToken("the subject is empty or too long".into()));

@@ -118,10 +118,10 @@ fn documented(heading: &str) -> Vec<String> {
         } else if line == "```json" {
             block = Some(String::new());
         } else if line == "```" {
-            if let Some(text) = block.take() {
-                if section.starts_with(heading) {
-                    blocks.push(text);
-                }
+            if let Some(text) = block.take()
+                && section.starts_with(heading)
+            {
+                blocks.push(text);
             }
         } else if let Some(text) = block.as_mut() {
             text.push_str(line);
