@@ -2,9 +2,12 @@
 //! after [`STOP_LIMIT`] if the graceful stop has not.
 //!
 //! Every step of the stop has its own limit (open requests [`REQUESTS_LIMIT`], the store
-//! [`CLOSE_LIMIT`](crate::storage::CLOSE_LIMIT)), yet a stop was seen to hang past them, rarely,
-//! with nothing logged. Nothing acknowledged is lost by exiting then, since a move is confirmed
-//! only once stored; the watchdog names the step the stop was in, so the log says where.
+//! [`CLOSE_LIMIT`](crate::storage::CLOSE_LIMIT)), yet a stop was seen to hang past them, rarely:
+//! actix-server before 2.9.1 let a worker end when the accept thread stopped before the worker
+//! got its stop command, and the graceful stop then waited for that worker for ever (its thread
+//! gone, nothing logged). The version used has the fix; the watchdog stays as the last guard.
+//! Nothing acknowledged is lost by exiting, since a move is confirmed only once stored; the
+//! watchdog names the step the stop was in, so the log says where.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Duration;
