@@ -52,7 +52,7 @@ async fn connect(
     // The handshake and the caps first: a request that will not become a socket starts no game.
     let admitted = match socket::admit(&request, &visitor, &online, &metrics) {
         Ok(admitted) => admitted,
-        Err(response) => return Ok(response),
+        Err(response) => return Ok(*response),
     };
     let game = match hub.handle(&id).await {
         Ok(game) => game,

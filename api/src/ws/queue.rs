@@ -45,7 +45,7 @@ async fn connect(
     let visitor = socket::visitor(&request, Some(session.player.clone()));
     let admitted = match socket::admit(&request, &visitor, &online, &metrics) {
         Ok(admitted) => admitted,
-        Err(response) => return Ok(response),
+        Err(response) => return Ok(*response),
     };
     let conversation = QueueSocket {
         me: Human { id: session.player, name: session.nickname },

@@ -167,20 +167,20 @@ pub struct Admitted(OnlineGuard);
 /// the socket caps of its player and client address (`429 too_many_sockets`).
 ///
 /// # Errors
-/// The response to send instead of upgrading.
+/// The response to send instead of upgrading (boxed: a response is large, a refusal rare).
 pub fn admit(
     request: &HttpRequest,
     visitor: &Visitor,
     online: &Online,
     metrics: &Metrics,
-) -> Result<Admitted, HttpResponse> {
+) -> Result<Admitted, Box<HttpResponse>> {
     if let Err(error) = actix_http::ws::verify_handshake(request.head()) {
         metrics.error(ErrorKind::WsProtocol, codes::BAD_HANDSHAKE);
-        return Err(error_response(
+        return Err(Box::new(error_response(
             StatusCode::BAD_REQUEST,
             codes::BAD_HANDSHAKE,
             format!("this address takes WebSocket connections only: {error}"),
-        ));
+        )));
     }
     online.try_enter(visitor).map(Admitted).map_err(|refused| {
         let cap = match refused {
@@ -189,7 +189,7 @@ pub fn admit(
         };
         metrics.error(ErrorKind::Refused, codes::TOO_MANY_SOCKETS);
         tracing::info!(client = %visitor.client, cap, "a socket over the cap was refused");
-        error_response(StatusCode::TOO_MANY_REQUESTS, codes::TOO_MANY_SOCKETS, refused)
+        Box::new(error_response(StatusCode::TOO_MANY_REQUESTS, codes::TOO_MANY_SOCKETS, refused))
     })
 }
 
