@@ -6,6 +6,7 @@
 // Shared with the cluster tests; each test binary uses part of it.
 #[allow(dead_code)]
 mod helpers;
+mod stacks;
 // Shared with the storage tests: fresh PostgreSQL databases. Each test binary uses part of it.
 #[allow(dead_code)]
 #[path = "../storage_support/mod.rs"]

@@ -4,6 +4,8 @@
 #[allow(dead_code)]
 #[path = "../api/helpers.rs"]
 mod helpers;
+#[path = "../api/stacks.rs"]
+mod stacks;
 #[allow(dead_code)]
 #[path = "../storage_support/mod.rs"]
 mod storage_support;
