@@ -27,6 +27,7 @@ on_both_backends!(
     a_reachable_database_answers_ping,
     a_created_game_reads_back_exactly,
     a_game_reads_back_without_its_moves,
+    whether_a_game_exists_is_answered_without_reading_its_row,
     creating_a_game_with_a_taken_id_is_a_conflict,
     an_unknown_game_is_not_found_by_any_method,
     moves_read_back_in_order_with_passes,
@@ -216,6 +217,24 @@ async fn a_game_reads_back_without_its_moves(db: Db) {
     let row = db.store.game(&game.id).await.unwrap();
     assert_eq!(row, moved(&game, last));
     assert_eq!(row, db.store.load_game(&game.id).await.unwrap().game);
+}
+
+async fn whether_a_game_exists_is_answered_without_reading_its_row(db: Db) {
+    let game = new_game();
+    db.store.create_game(&game).await.unwrap();
+    assert!(!db.store.game_exists(&GameId::generate()).await.unwrap());
+    assert!(db.store.game_exists(&game.id).await.unwrap());
+
+    sqlx::any::install_default_drivers();
+    let raw = sqlx::AnyPool::connect(&db.url).await.unwrap();
+    raw.execute(
+        sqlx::query("UPDATE games SET mode = 'chess' WHERE id = $1").bind(game.id.as_str()),
+    )
+    .await
+    .unwrap();
+    raw.close().await;
+    assert!(matches!(db.store.game(&game.id).await, Err(DbError::Other(_))));
+    assert!(db.store.game_exists(&game.id).await.unwrap());
 }
 
 async fn creating_a_game_with_a_taken_id_is_a_conflict(db: Db) {

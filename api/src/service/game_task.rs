@@ -20,7 +20,7 @@ use crate::live::{
     SearchRequest, Timing,
 };
 use crate::metrics::{ErrorKind, Metrics};
-use crate::storage::{DbError, GameRecord, RoomGame, Store};
+use crate::storage::{GameRecord, RoomGame, Store};
 
 use super::ServiceError;
 use super::clock::Clock;
@@ -149,11 +149,7 @@ pub(super) async fn restore(
     let mut stored = convert::stored(record)?;
     if stored.ending.is_some() {
         let next_game = GameId::rematch_of(&stored.id);
-        stored.rematch = match store.game(&next_game).await {
-            Ok(_) => Some(next_game),
-            Err(DbError::NotFound) => None,
-            Err(error) => return Err(error.into()),
-        };
+        stored.rematch = store.game_exists(&next_game).await?.then_some(next_game);
     }
     let id = stored.id.clone();
     GameState::restore(stored, timing, now)

@@ -327,6 +327,19 @@ impl Store {
         game_row(&row)
     }
 
+    /// Whether a game with this id is stored: one indexed lookup, reading none of its columns,
+    /// so that a corrupt row elsewhere cannot fail the question.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] if the database cannot answer.
+    pub async fn game_exists(&self, game_id: &GameId) -> DbResult<bool> {
+        let row = sqlx::query("SELECT 1 FROM games WHERE id = $1")
+            .bind(game_id.as_str())
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.is_some())
+    }
+
     /// A game with its moves in ply order.
     ///
     /// # Errors
