@@ -32,6 +32,7 @@
 //! The simple evaluation, used by [`Level::EASY`](super::Level::EASY), is a classic square
 //! table: corners good, squares next to corners bad, the rest small.
 
+use super::pattern::weights::Weights as PatternWeights;
 use crate::movegen;
 
 /// One disc, in evaluation units.
@@ -52,6 +53,9 @@ pub enum Evaluation {
     /// The trained pattern evaluation: weights over edge, corner, line and diagonal patterns
     /// fitted to exact endgame results of self-play (module `ai::pattern`).
     Pattern,
+    /// The same patterns under other weights than the shipped ones: a candidate weights file
+    /// played against them before it replaces them.
+    PatternWith(&'static PatternWeights),
 }
 
 impl Evaluation {
@@ -62,7 +66,13 @@ impl Evaluation {
             Evaluation::Full => evaluate(p, o),
             Evaluation::Simple => evaluate_simple(p, o),
             Evaluation::Pattern => super::pattern::evaluate(p, o),
+            Evaluation::PatternWith(weights) => super::pattern::evaluate_with(weights, p, o),
         }
+    }
+
+    /// Whether this is the trained pattern evaluation, shipped or candidate weights.
+    pub fn is_pattern(self) -> bool {
+        matches!(self, Evaluation::Pattern | Evaluation::PatternWith(_))
     }
 }
 

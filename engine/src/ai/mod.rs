@@ -58,6 +58,7 @@ use crate::{Board, Move};
 
 pub use eval::Evaluation;
 pub use level::{Level, ParseLevelError};
+pub use pattern::weights::{Weights as PatternWeights, WeightsError};
 pub use search::{Search, SearchLimits};
 
 /// A chosen move and what the search knows about it.

@@ -63,14 +63,15 @@ impl Search {
         // About one entry per two nodes of budget, between 1 Ki and 1 Mi entries.
         let entries = (limits.node_budget / 2).clamp(1 << 10, 1 << 20) as usize;
         // ProbCut's margins were measured with the trained evaluation.
-        let probcut = evaluation == Evaluation::Pattern;
+        let probcut = evaluation.is_pattern();
         Search { limits, evaluation, spread, probcut, table: Table::new(entries) }
     }
 
-    /// The same search over another evaluation (ProbCut follows: on for the trained one).
+    /// The same search over another evaluation (ProbCut follows: on for the trained one, with
+    /// either weights).
     pub fn with_evaluation(mut self, evaluation: Evaluation) -> Search {
         self.evaluation = evaluation;
-        self.probcut = evaluation == Evaluation::Pattern;
+        self.probcut = evaluation.is_pattern();
         self
     }
 

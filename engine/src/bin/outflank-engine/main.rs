@@ -23,8 +23,10 @@ commands:
   solve --file PATH [--limit N]              solve the positions of an OBF file (empties to the
                                              winner, as such files count), flagging mismatches
   bestmove --level 1-10|easy|medium|hard \"<position or move list>\"
-  match <level> <level> [--openings N] [--threads N]
-                                             a match from balanced openings, both colours
+  match <player> <player> [--openings N] [--threads N] [--weights FILE]
+                                             a match from balanced openings, both colours;
+                                             a player is a level, classic-N, trained-N,
+                                             classic-hard, or candidate-N (FILE's weights)
   review [--depth N] [--exact N] \"<record, GGF or move list>\" | -
                                              every ply judged: values, best moves, loss, class
   values [--depth N] [--exact N] \"<position or move list>\"

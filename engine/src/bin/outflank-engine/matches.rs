@@ -3,7 +3,10 @@
 //!
 //! A player is a level (`1`–`10`, `easy`, `medium`, `hard`) or `classic-hard`: the strongest
 //! level as it was with the hand-tuned evaluation (2,000,000 nodes, exact from 20 empties, no
-//! probabilistic cut-offs), kept as a yardstick. The openings are fixed: the
+//! probabilistic cut-offs), kept as a yardstick. `classic-N` and `trained-N` play level `N`'s
+//! budgets over the hand-tuned or the shipped trained evaluation; with `--weights FILE`,
+//! `candidate-N` plays them over the weights in `FILE`, so that a newly fitted weights file
+//! meets the shipped one before it replaces it. The openings are fixed: the
 //! first `N` eight-ply lines of a seeded random walk whose position a short search scores
 //! within 1.5 discs of even, so the same command always plays the same games. Prints the
 //! score, the mean disc margin, each side's time per move and the Elo difference the score
@@ -13,29 +16,35 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use outflank_engine::ai::{Evaluation, Level, Search, SearchLimits};
+use outflank_engine::ai::{Evaluation, Level, PatternWeights, Search, SearchLimits};
 use outflank_engine::{Board, Move};
 
 use crate::CliError;
 
-const USAGE: &str = "match needs two players: match <level|classic-hard> <level|classic-hard> [--openings N] [--threads N]";
+const USAGE: &str = "match needs two players: match <player> <player> [--openings N] [--threads N] [--weights FILE]";
 
 /// One side of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Player {
     Level(Level),
-    /// A level's budgets over another evaluation: `classic-7`, `trained-7`.
+    /// A level's budgets over another evaluation: `classic-7`, `trained-7`, `candidate-7`.
     Evaluated(Level, Evaluation),
     /// The hand-tuned evaluation at the old Hard budget.
     ClassicHard,
 }
 
 impl Player {
-    fn parse(text: &str) -> Result<Player, CliError> {
+    /// `candidate` is the evaluation `candidate-N` plays with, if `--weights` gave one.
+    fn parse(text: &str, candidate: Option<Evaluation>) -> Result<Player, CliError> {
         if text.eq_ignore_ascii_case("classic-hard") {
             return Ok(Player::ClassicHard);
         }
         let lower = text.to_ascii_lowercase();
+        if let Some(level) = lower.strip_prefix("candidate-") {
+            let evaluation =
+                candidate.ok_or_else(|| CliError("candidate-N needs --weights FILE".to_owned()))?;
+            return Ok(Player::Evaluated(level.parse()?, evaluation));
+        }
         for (prefix, evaluation) in
             [("classic-", Evaluation::Full), ("trained-", Evaluation::Pattern)]
         {
@@ -67,7 +76,15 @@ impl std::fmt::Display for Player {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Player::Level(level) => write!(f, "level {level}"),
-            Player::Evaluated(level, evaluation) => write!(f, "level {level} ({evaluation:?})"),
+            Player::Evaluated(level, evaluation) => {
+                let name = match evaluation {
+                    Evaluation::Full => "hand-tuned",
+                    Evaluation::Simple => "square table",
+                    Evaluation::Pattern => "trained",
+                    Evaluation::PatternWith(_) => "candidate weights",
+                };
+                write!(f, "level {level} ({name})")
+            }
             Player::ClassicHard => f.write_str("classic Hard"),
         }
     }
@@ -82,18 +99,28 @@ const BALANCED: i32 = 150;
 pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
     let mut players = Vec::new();
     let mut openings = 20;
+    let mut weights = None;
     let mut threads = std::thread::available_parallelism().map_or(1, usize::from);
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--openings" => openings = number(args.next(), "--openings")?,
             "--threads" => threads = number(args.next(), "--threads")?,
+            "--weights" => {
+                let path = args.next().ok_or_else(|| CliError("--weights needs a file".into()))?;
+                weights = Some(read_weights(path)?);
+            }
             other if other.starts_with("--") => {
                 return Err(CliError(format!("unknown option {other:?} for match")));
             }
-            other => players.push(Player::parse(other)?),
+            other => players.push(other),
         }
     }
+    let candidate = weights.map(Evaluation::PatternWith);
+    let players = players
+        .into_iter()
+        .map(|text| Player::parse(text, candidate))
+        .collect::<Result<Vec<_>, _>>()?;
     let [first, second] = players[..] else {
         return Err(CliError(USAGE.into()));
     };
@@ -126,6 +153,15 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
         );
     }
     Ok(())
+}
+
+/// A weights file, kept for the rest of the process (a match's searches borrow it).
+fn read_weights(path: &str) -> Result<&'static PatternWeights, CliError> {
+    let bytes =
+        std::fs::read(path).map_err(|error| CliError(format!("cannot read {path}: {error}")))?;
+    let weights =
+        PatternWeights::from_bytes(&bytes).map_err(|error| CliError(format!("{path}: {error}")))?;
+    Ok(Box::leak(Box::new(weights)))
 }
 
 fn number(value: Option<&String>, option: &str) -> Result<usize, CliError> {
