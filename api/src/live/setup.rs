@@ -52,7 +52,7 @@ pub enum Player {
 
 impl Player {
     /// What the board shows: the nickname, or the computer clearly labelled with its level
-    /// and rating (`Computer · level 6 (≈2,000)`).
+    /// and rating (`Computer · level 6 (≈2,100)`).
     pub fn display_name(&self) -> String {
         match self {
             Player::Human(human) => human.name.to_string(),

@@ -69,13 +69,13 @@ const LEVELS: [Settings; 10] = [
     settings(1, 1_000, 0, Evaluation::Simple, 80, 800),
     settings(1, 1_000, 0, Evaluation::Simple, 30, 920),
     settings(2, 1_000, 0, Evaluation::Simple, 40, 1_120),
-    settings(1, 1_000, 0, Evaluation::Pattern, 60, 1_320),
-    settings(3, 2_000, 4, Evaluation::Pattern, 20, 1_760),
-    settings(60, 1_000, 6, Evaluation::Pattern, 0, 2_000),
-    settings(60, 8_000, 8, Evaluation::Pattern, 0, 2_360),
-    settings(60, 60_000, 12, Evaluation::Pattern, 0, 2_680),
-    settings(60, 500_000, 16, Evaluation::Pattern, 0, 3_000),
-    settings(60, 4_000_000, 20, Evaluation::Pattern, 0, 3_210),
+    settings(1, 1_000, 0, Evaluation::Pattern, 60, 1_420),
+    settings(3, 2_000, 4, Evaluation::Pattern, 20, 1_860),
+    settings(60, 1_000, 6, Evaluation::Pattern, 0, 2_100),
+    settings(60, 8_000, 8, Evaluation::Pattern, 0, 2_540),
+    settings(60, 60_000, 12, Evaluation::Pattern, 0, 2_900),
+    settings(60, 500_000, 16, Evaluation::Pattern, 0, 3_270),
+    settings(60, 4_000_000, 20, Evaluation::Pattern, 0, 3_410),
 ];
 
 impl Level {

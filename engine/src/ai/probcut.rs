@@ -43,11 +43,11 @@ pub(crate) const fn stage(empties: u32) -> usize {
 /// σ of `deep − shallow` in 1/100 disc, by stage (rows) and depth from [`MIN_DEPTH`] to
 /// [`MAX_DEPTH`] (columns), as measured by `outflank-engine probcut-fit`.
 pub(crate) const SIGMA: [[i32; (MAX_DEPTH - MIN_DEPTH + 1) as usize]; STAGES] = [
-    [317, 464, 497, 560, 582, 639, 571, 537, 537, 537],
-    [298, 355, 286, 317, 299, 324, 294, 310, 310, 310],
-    [280, 348, 298, 311, 274, 306, 301, 286, 286, 286],
-    [241, 294, 232, 264, 237, 254, 228, 236, 236, 236],
-    [236, 271, 264, 274, 185, 221, 214, 237, 237, 237],
+    [360, 469, 422, 452, 471, 537, 552, 547, 547, 547],
+    [254, 317, 266, 276, 282, 330, 313, 330, 330, 330],
+    [224, 264, 219, 249, 239, 264, 264, 264, 264, 264],
+    [214, 244, 219, 222, 214, 230, 210, 228, 228, 228],
+    [282, 329, 251, 278, 201, 212, 226, 223, 223, 223],
 ];
 
 /// The margin (1/100 disc) a shallow score must clear for a node `depth` plies deep with

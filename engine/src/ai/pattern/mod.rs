@@ -5,8 +5,9 @@
 //! are read in all their positions on the board; each instance's contents (empty, mover,
 //! opponent on each square) index a weight table shared by all the instances of the pattern.
 //! Three scalar features join them: the mover's and the opponent's number of legal moves and
-//! the parity of the number of empties. The weights were fitted by least squares to exact
-//! endgame results of self-play games (`outflank-train`, see the engine's README).
+//! the parity of the number of empties. The weights were fitted by least squares to self-play
+//! positions labelled by the exact solver (up to 20 empties) and by 12-ply searches (up to 44)
+//! (`outflank-train`, see the engine's README).
 //!
 //! **Phases.** One weight set per 5 empties (0–4, 5–9, …, 55–60: [`layout::PHASES`] sets).
 //! What a pattern is worth changes steadily over a game, so neighbouring empties counts can
