@@ -43,7 +43,7 @@ pub const FILE_LEN: usize = HEADER_LEN + 2 * PHASES * PHASE_LEN + 8;
 /// Why bytes are not a usable weights file.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum WeightsError {
-    /// The file does not start with [`MAGIC`].
+    /// The file does not start with the magic bytes `OFPATEVL`.
     #[error("not a weights file (bad magic)")]
     BadMagic,
     /// A format version this code does not know.
@@ -70,7 +70,8 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     hash
 }
 
-/// All weights: [`PHASES`] phases of [`PHASE_LEN`] values each, in 1/[`UNITS_PER_DISC`] disc.
+/// All weights: one set per phase of the game (12 of 167,339 values, `PHASES` and `PHASE_LEN`),
+/// in 1/256 disc (`UNITS_PER_DISC`).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Weights {
     values: Vec<i16>,
@@ -106,7 +107,7 @@ impl Weights {
         &self.values
     }
 
-    /// The weights of phase `phase` (see [`super::layout::phase`]).
+    /// The weights of phase `phase` (the pattern layout's `phase` of a number of empties).
     #[inline(always)]
     pub fn phase(&self, phase: usize) -> &[i16] {
         &self.values[phase * PHASE_LEN..(phase + 1) * PHASE_LEN]
