@@ -62,7 +62,7 @@ test('your puzzles: a wrong answer is told and counted, the best move solves it'
   const minus = (n) => (n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : '0');
   const lost = best.value - wrong.value;
   assert.match(await page.textContent('#feedback'),
-    new RegExp(`^${wrong.move} is worth ${minus(wrong.value)}, ${lost} discs? less than the best.*Try again\\.$`));
+    new RegExp(`^${wrong.move} is worth ${minus(wrong.value).replace('+', '\\+')}, ${lost} discs? less than the best.*Try again\\.$`));
   assert.match(await page.textContent('#puzzle-list li:first-child button'), /1 try$/);
   const afterWrong = (await call(page, 'GET', `/api/puzzles/${first.id}`)).body;
   assert.equal(afterWrong.attempts, 1);
