@@ -23,19 +23,15 @@ fn weights_file(name: &str, weights: &PatternWeights) -> PathBuf {
     path
 }
 
+/// Level 5 over the weights in `file` against level 5 over the shipped ones, both colours of
+/// three openings.
+fn candidate_against_shipped(file: &str) -> serde_json::Value {
+    report(&["--json", "match", "candidate-5", "trained-5", "--weights", file, "--openings", "3"])
+}
+
 #[test]
 fn a_candidate_with_the_shipped_weights_scores_exactly_half_against_them() {
-    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/eval.bin");
-    let json = report(&[
-        "--json",
-        "match",
-        "candidate-5",
-        "trained-5",
-        "--weights",
-        shipped,
-        "--openings",
-        "3",
-    ]);
+    let json = candidate_against_shipped(concat!(env!("CARGO_MANIFEST_DIR"), "/weights/eval.bin"));
     assert_eq!(json["games"], 6);
     assert_eq!(json["first_points"], 3.0);
     assert_eq!(json["mean_margin"], 0.0);
@@ -46,16 +42,7 @@ fn a_candidate_with_the_shipped_weights_scores_exactly_half_against_them() {
 #[test]
 fn a_candidate_plays_with_its_own_weights() {
     let zero = weights_file("zero-weights", &PatternWeights::zero());
-    let json = report(&[
-        "--json",
-        "match",
-        "candidate-5",
-        "trained-5",
-        "--weights",
-        zero.to_str().unwrap(),
-        "--openings",
-        "3",
-    ]);
+    let json = candidate_against_shipped(zero.to_str().unwrap());
     std::fs::remove_file(zero).unwrap();
     assert_eq!(json["games"], 6);
     // Every position scores 0 to it: it loses every game, by about 50 discs.
