@@ -16,6 +16,7 @@
 //! of one game on both sides), chosen by a hash of the seed, the file and the game number.
 
 use std::collections::HashSet;
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -43,6 +44,8 @@ pub struct FitOptions {
     pub holdout: f64,
     /// L2 regularisation: λ in `Σ (prediction − label)² + λ Σ weight²`, labels in discs.
     pub lambda: f64,
+    /// Phases fitted with another λ than `lambda` (the last range naming a phase wins).
+    pub phase_lambdas: Vec<PhaseLambda>,
     /// Conjugate-gradient iterations per phase.
     pub iterations: usize,
     /// Empties borrowed from each neighbouring phase.
@@ -61,11 +64,73 @@ impl Default for FitOptions {
             threads: 1,
             holdout: 0.05,
             lambda: 100.0,
+            phase_lambdas: Vec::new(),
             iterations: 300,
             window: 5,
             chain: true,
             progress: false,
         }
+    }
+}
+
+impl FitOptions {
+    /// The λ phase `k` is fitted with.
+    pub fn lambda_of(&self, k: usize) -> f64 {
+        let first_empties = k as u32 * PHASE_WIDTH;
+        self.phase_lambdas
+            .iter()
+            .rev()
+            .find(|p| p.empties.contains(&first_empties))
+            .map_or(self.lambda, |p| p.lambda)
+    }
+}
+
+/// A λ for the phases of an empties range, written `LOW-HIGH=LAMBDA` (e.g. `10-29=100`): the
+/// range must be whole phases (LOW a multiple of 5, HIGH one less than a multiple of 5, or 60).
+///
+/// The solver orders its moves by shallow searches over the evaluation from 14 empties up, so
+/// a smoother fit of those phases can be chosen for its sake without changing the others.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PhaseLambda {
+    pub empties: RangeInclusive<u32>,
+    pub lambda: f64,
+}
+
+/// Why a [`PhaseLambda`] did not parse.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum PhaseLambdaError {
+    #[error("\"{0}\" is not LOW-HIGH=LAMBDA (e.g. 10-29=100)")]
+    Syntax(String),
+    #[error(
+        "{low}–{high} empties is not whole phases: LOW a multiple of 5, HIGH 4, 9, …, 54 or 60"
+    )]
+    NotWholePhases { low: u32, high: u32 },
+    #[error("λ {0} is not a finite number ≥ 0")]
+    Lambda(String),
+}
+
+impl std::str::FromStr for PhaseLambda {
+    type Err = PhaseLambdaError;
+
+    fn from_str(text: &str) -> Result<PhaseLambda, PhaseLambdaError> {
+        let syntax = || PhaseLambdaError::Syntax(text.to_owned());
+        let (range, lambda) = text.split_once('=').ok_or_else(syntax)?;
+        let (low, high) = range.split_once('-').ok_or_else(syntax)?;
+        let low: u32 = low.trim().parse().map_err(|_| syntax())?;
+        let high: u32 = high.trim().parse().map_err(|_| syntax())?;
+        let last = PHASES as u32 * PHASE_WIDTH;
+        let ends_a_phase =
+            (high + 1).is_multiple_of(PHASE_WIDTH) && high < last - 1 || high == last;
+        if !low.is_multiple_of(PHASE_WIDTH) || low > high || !ends_a_phase {
+            return Err(PhaseLambdaError::NotWholePhases { low, high });
+        }
+        let lambda: f64 = lambda
+            .trim()
+            .parse()
+            .ok()
+            .filter(|l: &f64| l.is_finite() && *l >= 0.0)
+            .ok_or_else(|| PhaseLambdaError::Lambda(lambda.to_owned()))?;
+        Ok(PhaseLambda { empties: low..=high, lambda })
     }
 }
 
@@ -253,11 +318,12 @@ pub fn fit(dataset: &Dataset, options: &FitOptions) -> Result<Weights, FitError>
     let labels: Vec<f64> = training.iter().map(|&i| f64::from(dataset.samples[i].label)).collect();
     let empties: Vec<u32> = training.iter().map(|&i| dataset.samples[i].empties()).collect();
     if options.progress {
+        let lambdas: Vec<String> = (0..PHASES).map(|k| options.lambda_of(k).to_string()).collect();
         eprintln!(
-            "fitting {} positions ({} held out) in {PHASES} phases, λ = {}, {} iterations",
+            "fitting {} positions ({} held out) in {PHASES} phases, λ = {} (by phase from the end), {} iterations",
             rows.len(),
             dataset.samples.len() - rows.len(),
-            options.lambda,
+            lambdas.join(" "),
             options.iterations
         );
     }
@@ -290,7 +356,7 @@ pub fn fit(dataset: &Dataset, options: &FitOptions) -> Result<Weights, FitError>
                 &rows,
                 &labels,
                 &selected,
-                options.lambda,
+                options.lambda_of(k),
                 options.iterations,
                 prior.as_deref(),
             );
@@ -313,7 +379,7 @@ pub fn fit(dataset: &Dataset, options: &FitOptions) -> Result<Weights, FitError>
                             &rows,
                             &labels,
                             &selected,
-                            options.lambda,
+                            options.lambda_of(k),
                             options.iterations,
                             None,
                         );

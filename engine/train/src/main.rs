@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use outflank_train::data::Settings;
-use outflank_train::fit::{self, FitOptions};
+use outflank_train::fit::{self, FitOptions, PhaseLambda};
 use outflank_train::generate::{self, GenerateOptions};
 
 const USAGE: &str = "\
@@ -16,7 +16,8 @@ usage:
                           [--random-per-mille R] [--search-nodes K] [--solve-node-limit L]
                           [--label-nodes N --label-depth D --label-max-empties M]
   outflank-train fit --out WEIGHTS [--seed S] [--threads T] [--holdout F] [--lambda X]
-                     [--iterations I] [--window W] [--chain 0|1] DATA...
+                     [--lambda-empties LOW-HIGH=X]... [--iterations I] [--window W]
+                     [--chain 0|1] DATA...
   outflank-train eval-stats --weights WEIGHTS [--seed S] [--holdout F] DATA...
 
 generate plays self-play games (resuming after the games already in FILE) and labels their
@@ -67,6 +68,19 @@ impl Args {
             None => Ok(default),
             Some(text) => text.parse().map_err(|_| format!("--{name}: \"{text}\" is not a number")),
         }
+    }
+
+    /// Every value of an option that may be repeated, in order.
+    fn all<T>(
+        &mut self,
+        name: &str,
+        parse: impl Fn(&str) -> Result<T, String>,
+    ) -> Result<Vec<T>, String> {
+        let mut values = Vec::new();
+        while let Some(text) = self.take(name) {
+            values.push(parse(&text)?);
+        }
+        Ok(values)
     }
 
     fn required(&mut self, name: &str) -> Result<String, String> {
@@ -140,6 +154,9 @@ fn run(args: &[String]) -> Result<(), String> {
                 threads: args.number("threads", default_threads())?,
                 holdout: args.number("holdout", d.holdout)?,
                 lambda: args.number("lambda", d.lambda)?,
+                phase_lambdas: args.all("lambda-empties", |text| {
+                    text.parse::<PhaseLambda>().map_err(|e| format!("--lambda-empties: {e}"))
+                })?,
                 iterations: args.number("iterations", d.iterations)?,
                 window: args.number("window", d.window)?,
                 chain: args.number("chain", u8::from(d.chain))? != 0,

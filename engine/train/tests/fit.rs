@@ -3,7 +3,10 @@
 
 use outflank_engine::{Board, Move};
 use outflank_train::data::Sample;
-use outflank_train::fit::{Dataset, FitOptions, error_table, evaluate, fit, is_held_out};
+use outflank_train::fit::{
+    Dataset, FitOptions, PhaseLambda, PhaseLambdaError, error_table, evaluate, fit, is_held_out,
+};
+use outflank_train::pattern::layout::PHASES;
 use outflank_train::rng::Rng;
 
 /// Positions of random games, labelled by a simple rule the patterns can express: the
@@ -69,4 +72,61 @@ fn fit_reduces_the_error_and_is_reproducible() {
     let error = error_table(&dataset, |held| held, |s| evaluate(&chained, s.player, s.opponent));
     assert!(error.overall.1 < before.1 * 0.5, "chained: {}", error.overall.1);
     assert_eq!(chained, fit(&dataset, &FitOptions { chain: true, ..options }).unwrap());
+}
+
+#[test]
+fn a_phase_lambda_changes_only_the_phases_of_its_range() {
+    let dataset = synthetic(3000, 2);
+    let options = FitOptions {
+        iterations: 30,
+        lambda: 1.0,
+        threads: 2,
+        chain: false,
+        ..FitOptions::default()
+    };
+    let plain = fit(&dataset, &options).unwrap();
+    // An overwhelming λ for 20–29 empties (phases 4 and 5) keeps their weights at 0.
+    let smoothed = FitOptions { phase_lambdas: vec!["20-29=1e12".parse().unwrap()], ..options };
+    let weights = fit(&dataset, &smoothed).unwrap();
+    for k in 0..PHASES {
+        if k == 4 || k == 5 {
+            assert!(plain.phase(k).iter().any(|&w| w != 0), "phase {k} learns without it");
+            assert!(weights.phase(k).iter().all(|&w| w == 0), "phase {k}");
+        } else {
+            assert_eq!(weights.phase(k), plain.phase(k), "phase {k}");
+        }
+    }
+}
+
+#[test]
+fn the_last_phase_lambda_naming_a_phase_wins() {
+    let options = FitOptions {
+        lambda: 10.0,
+        phase_lambdas: vec!["10-29=100".parse().unwrap(), "25-29=30".parse().unwrap()],
+        ..FitOptions::default()
+    };
+    let lambdas: Vec<f64> = (0..PHASES).map(|k| options.lambda_of(k)).collect();
+    assert_eq!(
+        lambdas,
+        [10.0, 10.0, 100.0, 100.0, 100.0, 30.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0]
+    );
+}
+
+#[test]
+fn a_phase_lambda_must_cover_whole_phases() {
+    assert_eq!("55-60=5".parse::<PhaseLambda>(), Ok(PhaseLambda { empties: 55..=60, lambda: 5.0 }));
+    assert_eq!(
+        "10-27=100".parse::<PhaseLambda>(),
+        Err(PhaseLambdaError::NotWholePhases { low: 10, high: 27 })
+    );
+    assert_eq!(
+        "12-29=100".parse::<PhaseLambda>(),
+        Err(PhaseLambdaError::NotWholePhases { low: 12, high: 29 })
+    );
+    assert_eq!(
+        "55-59=100".parse::<PhaseLambda>(),
+        Err(PhaseLambdaError::NotWholePhases { low: 55, high: 59 })
+    );
+    assert_eq!("10-29".parse::<PhaseLambda>(), Err(PhaseLambdaError::Syntax("10-29".to_owned())));
+    assert_eq!("10-29=-1".parse::<PhaseLambda>(), Err(PhaseLambdaError::Lambda("-1".to_owned())));
 }
