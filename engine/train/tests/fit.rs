@@ -46,16 +46,15 @@ fn synthetic(count: usize, seed: u64) -> Dataset {
     dataset
 }
 
+/// A fit at λ = 1 with the phases independent (towards 0) on two threads.
+fn independent_phases(iterations: usize) -> FitOptions {
+    FitOptions { iterations, lambda: 1.0, threads: 2, chain: false, ..FitOptions::default() }
+}
+
 #[test]
 fn fit_reduces_the_error_and_is_reproducible() {
     let dataset = synthetic(6000, 1);
-    let options = FitOptions {
-        iterations: 60,
-        lambda: 1.0,
-        threads: 2,
-        chain: false,
-        ..FitOptions::default()
-    };
+    let options = independent_phases(60);
     let weights = fit(&dataset, &options).unwrap();
 
     let before = error_table(&dataset, |held| held, |_| 0).overall;
@@ -77,13 +76,7 @@ fn fit_reduces_the_error_and_is_reproducible() {
 #[test]
 fn a_phase_lambda_changes_only_the_phases_of_its_range() {
     let dataset = synthetic(3000, 2);
-    let options = FitOptions {
-        iterations: 30,
-        lambda: 1.0,
-        threads: 2,
-        chain: false,
-        ..FitOptions::default()
-    };
+    let options = independent_phases(30);
     let plain = fit(&dataset, &options).unwrap();
     // An overwhelming λ for 20–29 empties (phases 4 and 5) keeps their weights at 0.
     let smoothed = FitOptions { phase_lambdas: vec!["20-29=1e12".parse().unwrap()], ..options };
