@@ -11,8 +11,8 @@
 //! a transposition table: a small one (1 MB, mostly in cache) for 8 to 11 empties and one of
 //! up to 128 MB (for 23 or more empties) above, with enhanced transposition cutoffs from 10
 //! empties. A node searches the table's move first, alone, and generates and orders the others
-//! only when it did not refute the position: by a shallow search over the trained evaluation
-//! (17 or more empties) or fastest-first (fewest replies left to the opponent). Each move keeps
+//! only when it did not refute the position: by a shallow search over the pattern evaluation
+//! with its own ordering weights (17 or more empties) or fastest-first (fewest replies left to the opponent). Each move keeps
 //! the replies it leaves, so the child does not generate its moves again. A stable-disc
 //! estimate cuts positions that cannot reach alpha. From 22 empties, a selective presearch
 //! (probable cut-offs) first leaves its best moves in the table, and the exact search tries

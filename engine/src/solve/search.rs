@@ -3,8 +3,9 @@
 //! Fail-soft alpha-beta with principal variation search: the first move gets the full window,
 //! the others a null window and a re-search when they beat it. Positions with many empties
 //! use the transposition table (with enhanced transposition cutoffs), try the table's move
-//! before generating the others, order the rest fastest-first (weighing the trained
-//! evaluation from 14 empties, by a shallow search from 17) and try a stability cutoff;
+//! before generating the others, order the rest fastest-first (weighing the pattern
+//! evaluation from 14 empties, by a shallow search from 17; both with the ordering weights,
+//! [`crate::ai::pattern::order_weights`]) and try a stability cutoff;
 //! positions with five or six empties order by parity only. A parent's move list already holds each
 //! child's legal moves, which the child takes instead of generating them again. In a parallel
 //! solve, nodes of [`SPLIT_MIN`] or more empties share their moves out once the first has not
@@ -23,6 +24,7 @@ use super::parallel::{Pool, SplitPoint};
 use super::stability::stable_discs;
 use super::tt::NO_MOVE;
 use super::{SQUARE_CLASSES, Search, SolveError, odd_quadrants};
+use crate::ai::pattern;
 use crate::movegen;
 use crate::{Move, Square};
 
@@ -64,8 +66,10 @@ pub(super) const PRESEARCH_MIN: u32 = 22;
 /// Fewest empties at which a node of the presearch tries a probable cut-off.
 const PROBCUT_MIN: u32 = 10;
 /// How far (1/100 disc) a shallow search's score must be beyond the window for the presearch
-/// to cut: about two standard deviations of the shallow score's error.
-const PROBCUT_MARGIN: i32 = 1000;
+/// to cut: about two standard deviations of the shallow score's error. With the ordering
+/// weights, 9 discs took the fewest nodes on FFO #40-#49 (542 M, against 553 M at 8, 567 M at
+/// 7 and at 10, 586 M at 12) and 1.1 % fewer than 10 on 60 positions of other games.
+const PROBCUT_MARGIN: i32 = 900;
 
 /// The depth of the shallow search that decides a probable cut-off: two plies at
 /// [`PROBCUT_MIN`] empties, one more every four empties.
@@ -553,7 +557,7 @@ impl<'a> Search<'a> {
         self.candidates[i]
     }
 
-    /// A shallow alpha-beta search over the trained evaluation (in 1/100 disc), `depth` plies
+    /// A shallow alpha-beta search over the ordering weights' evaluation (in 1/100 disc), `depth` plies
     /// deep; a game finished on the way scores its disc difference times `per_disc`.
     fn estimate(
         &mut self,
@@ -568,7 +572,7 @@ impl<'a> Search<'a> {
             return 0;
         }
         if depth == 0 {
-            return crate::ai::pattern::evaluate(p, o);
+            return pattern::evaluate_with(pattern::order_weights(), p, o);
         }
         let moves = movegen::moves(p, o);
         if moves == 0 {
@@ -646,13 +650,14 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Adds to the fastest-first keys of the candidates from `start` on the trained evaluation
+    /// Adds to the fastest-first keys of the candidates from `start` on the ordering weights' evaluation
     /// of the position each leaves, [`EVAL_KEY_PER_DISC`] a disc.
     fn weigh_evaluations(&mut self, p: u64, o: u64, start: usize) {
+        let weights = pattern::order_weights();
         for candidate in &mut self.candidates[start..] {
             let square = usize::from(candidate.square);
             let (np, no) = (o ^ candidate.flipped, p ^ candidate.flipped ^ (1 << square));
-            let value = -crate::ai::pattern::evaluate_knowing(np, no, candidate.moves);
+            let value = -pattern::evaluate_knowing(weights, np, no, candidate.moves);
             candidate.key += value * EVAL_KEY_PER_DISC / DISC;
         }
     }

@@ -1,8 +1,10 @@
 //! Training of the engine's pattern evaluation: self-play data with exact endgame labels
-//! ([`generate`]) and a least-squares fit of the weights ([`fit`]).
+//! ([`generate`]), a least-squares fit of the weights ([`fit`]), and blends of two fits
+//! ([`blend`]).
 //!
 //! See the crate's README for the commands and the file formats.
 
+pub mod blend;
 pub mod data;
 pub mod fit;
 pub mod generate;

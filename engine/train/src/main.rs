@@ -1,10 +1,11 @@
 //! `outflank-train`: generates self-play training data and fits the engine's pattern
 //! evaluation. Run without arguments for the usage.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
+use outflank_train::blend;
 use outflank_train::data::Settings;
 use outflank_train::fit::{self, FitOptions, PhaseLambda};
 use outflank_train::generate::{self, GenerateOptions};
@@ -19,11 +20,13 @@ usage:
                      [--lambda-empties LOW-HIGH=X]... [--iterations I] [--window W]
                      [--chain 0|1] DATA...
   outflank-train eval-stats --weights WEIGHTS [--seed S] [--holdout F] DATA...
+  outflank-train blend --out WEIGHTS --share S FIRST SECOND
 
 generate plays self-play games (resuming after the games already in FILE) and labels their
 positions with exact endgame results (and, with --label-nodes, the positions before the solve
 point with at most M empties by a D-ply search); fit fits the pattern weights by least squares and
-reports the held-out error by phase; eval-stats reports the error of a weights file.";
+reports the held-out error by phase; eval-stats reports the error of a weights file; blend
+writes each weight as S times FIRST's plus (1 - S) times SECOND's.";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -176,6 +179,18 @@ fn run(args: &[String]) -> Result<(), String> {
                 options.iterations = 0;
                 fit::eval_stats(&files, &weights, &options).map_err(|e| e.to_string())
             }
+        }
+        "blend" => {
+            let out = PathBuf::from(args.required("out")?);
+            let text = args.required("share")?;
+            let share: f64 =
+                text.parse().map_err(|_| format!("--share: \"{text}\" is not a number"))?;
+            args.finish()?;
+            let [first, second] = args.positional.as_slice() else {
+                return Err(format!("blend needs two weight files\n\n{USAGE}"));
+            };
+            blend::blend_files(Path::new(first), Path::new(second), share, &out)
+                .map_err(|e| e.to_string())
         }
         _ => Err(format!("unknown command \"{command}\"\n\n{USAGE}")),
     }

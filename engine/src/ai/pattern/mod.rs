@@ -33,14 +33,26 @@ use super::eval::{DISC, PROVEN};
 use crate::movegen;
 use weights::{UNITS_PER_DISC, Weights};
 
-/// The trained weights file, embedded in the engine.
+/// The trained weights file, embedded in the engine: what play and analysis evaluate with.
 static EMBEDDED: &[u8] = include_bytes!("../../../weights/eval.bin");
+
+/// The weights the exact solver orders its moves by (and its presearch cuts by): a blend of
+/// the shipped fit with the second generation's, made by `outflank-train blend`. It orders
+/// endgames better than either fit alone (on FFO #40–#49 and on fresh positions), while play
+/// is stronger with the shipped fit; see the engine's README.
+static ORDER_EMBEDDED: &[u8] = include_bytes!("../../../weights/order.bin");
+
+// Both files are checked by the tests (checksum, version, layout): failing to read them here
+// would mean a broken build, not a runtime condition.
 
 /// The embedded weights, read once.
 static WEIGHTS: LazyLock<Weights> = LazyLock::new(|| {
-    // The file is checked by the tests (checksum, version, layout): failing here would mean a
-    // broken build, not a runtime condition.
     Weights::from_bytes(EMBEDDED).expect("the embedded evaluation weights are valid")
+});
+
+/// The embedded ordering weights, read once.
+static ORDER_WEIGHTS: LazyLock<Weights> = LazyLock::new(|| {
+    Weights::from_bytes(ORDER_EMBEDDED).expect("the embedded ordering weights are valid")
 });
 
 /// The pattern evaluation of the mover `p` against `o` with the shipped weights, in 1/100
@@ -50,12 +62,18 @@ pub(crate) fn evaluate(p: u64, o: u64) -> i32 {
     evaluate_with(&WEIGHTS, p, o)
 }
 
-/// [`evaluate`] for a position whose mover's legal moves `moves_p` are known already (the
+/// The weights the exact solver orders its moves by.
+#[inline]
+pub(crate) fn order_weights() -> &'static Weights {
+    &ORDER_WEIGHTS
+}
+
+/// [`evaluate_with`] for a position whose mover's legal moves `moves_p` are known already (the
 /// solver's move ordering has them), which saves generating them again.
 #[inline]
-pub(crate) fn evaluate_knowing(p: u64, o: u64, moves_p: u64) -> i32 {
+pub(crate) fn evaluate_knowing(weights: &Weights, p: u64, o: u64, moves_p: u64) -> i32 {
     let moves_o = movegen::moves(o, p).count_ones();
-    evaluate_counted(&WEIGHTS, p, o, moves_p.count_ones(), moves_o)
+    evaluate_counted(weights, p, o, moves_p.count_ones(), moves_o)
 }
 
 /// The pattern evaluation of the mover `p` against `o` under `weights`.

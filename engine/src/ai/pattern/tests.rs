@@ -261,18 +261,31 @@ fn evaluation_given_the_movers_moves_equals_the_evaluation() {
     for board in random_positions(2000, 7) {
         let (p, o) = board.raw();
         let moves = crate::movegen::moves(p, o);
-        assert_eq!(evaluate_knowing(p, o, moves), evaluate(p, o), "{board:?}");
+        assert_eq!(evaluate_knowing(&WEIGHTS, p, o, moves), evaluate(p, o), "{board:?}");
     }
 }
 
 #[test]
 fn embedded_weights_pass_their_checks() {
-    assert_eq!(EMBEDDED.len(), FILE_LEN);
-    assert_eq!(EMBEDDED[..8], MAGIC);
-    assert_eq!(u16::from_le_bytes([EMBEDDED[8], EMBEDDED[9]]), VERSION);
-    let weights = Weights::from_bytes(EMBEDDED).expect("valid embedded weights");
-    assert!(weights.values().iter().any(|&v| v != 0), "trained, not all zero");
-    assert_eq!(weights.to_bytes(), EMBEDDED);
+    for embedded in [EMBEDDED, ORDER_EMBEDDED] {
+        assert_eq!(embedded.len(), FILE_LEN);
+        assert_eq!(embedded[..8], MAGIC);
+        assert_eq!(u16::from_le_bytes([embedded[8], embedded[9]]), VERSION);
+        let weights = Weights::from_bytes(embedded).expect("valid embedded weights");
+        assert!(weights.values().iter().any(|&v| v != 0), "trained, not all zero");
+        assert_eq!(weights.to_bytes(), embedded);
+    }
+    assert_ne!(EMBEDDED, ORDER_EMBEDDED, "play and ordering have weights of their own");
+}
+
+#[test]
+fn ordering_evaluation_given_the_movers_moves_equals_its_evaluation() {
+    for board in random_positions(500, 8) {
+        let (p, o) = board.raw();
+        let moves = crate::movegen::moves(p, o);
+        let weights = order_weights();
+        assert_eq!(evaluate_knowing(weights, p, o, moves), evaluate_with(weights, p, o));
+    }
 }
 
 #[test]
