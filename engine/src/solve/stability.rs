@@ -2,9 +2,10 @@
 //!
 //! A disc cannot flip along a line if the line is full, if the disc is at the end of the line
 //! (on the board's edge in that direction), or if a neighbour on the line is a stable disc of
-//! the same colour. A disc safe along all four lines is stable. Starting from no stable discs,
-//! repeating this until nothing changes finds corners, discs anchored to them, and discs on
-//! full lines: an underestimate, which is what a bound needs.
+//! the same colour. A disc safe along all four lines is stable. Repeating this until nothing
+//! changes finds corners, discs anchored to them, and discs on full lines: an underestimate,
+//! which is what a bound needs. The rounds start from the discs joined to a corner along an
+//! edge, which they would find anyway, one disc a round.
 
 const COLUMN_A: u64 = 0x0101_0101_0101_0101;
 const COLUMN_H: u64 = 0x8080_8080_8080_8080;
@@ -66,25 +67,100 @@ fn full_diagonals<const COLUMNS: i32>(filled: u64) -> u64 {
     down & up
 }
 
+/// The squares safe along each line whatever their neighbours: full lines and the board's edge
+/// in that direction.
+struct SafeLines {
+    horizontal: u64,
+    vertical: u64,
+    diag9: u64,
+    diag7: u64,
+}
+
+impl SafeLines {
+    #[inline]
+    fn new(filled: u64) -> SafeLines {
+        SafeLines {
+            horizontal: full_rows(filled) | COLUMN_A | COLUMN_H,
+            vertical: full_columns(filled) | ROW_1 | ROW_8,
+            diag9: full_diagonals::<1>(filled) | EDGE,
+            diag7: full_diagonals::<-1>(filled) | EDGE,
+        }
+    }
+
+    /// The discs of `own` safe along every line, given that the discs of `anchors` are stable.
+    #[inline]
+    fn safe(&self, own: u64, anchors: u64) -> u64 {
+        let horizontal = self.horizontal | (anchors << 1) | (anchors >> 1);
+        let vertical = self.vertical | (anchors << 8) | (anchors >> 8);
+        let diag9 = self.diag9 | (anchors << 9) | (anchors >> 9);
+        let diag7 = self.diag7 | (anchors << 7) | (anchors >> 7);
+        own & horizontal & vertical & diag9 & diag7
+    }
+
+    /// The least set closed under [`SafeLines::safe`]: the stable discs found. The search
+    /// starts from the discs anchored to a corner along an edge, which are in that set, so that
+    /// it takes fewer rounds than from none (about six a call on FFO #40-#42).
+    #[inline]
+    fn stable(&self, own: u64) -> u64 {
+        self.stable_from(own, edge_anchored(own))
+    }
+
+    /// The least set closed under [`SafeLines::safe`] found round by round from `start`, which
+    /// must be part of it.
+    #[inline]
+    fn stable_from(&self, own: u64, start: u64) -> u64 {
+        let mut stable = start;
+        loop {
+            let next = self.safe(own, stable);
+            if next == stable {
+                return stable;
+            }
+            stable = next;
+        }
+    }
+}
+
+/// The contiguous discs of `row` from its low end.
+#[inline]
+fn low_run(row: u8) -> u8 {
+    row & !row.wrapping_add(1)
+}
+
+/// The contiguous discs of `row` from its high end.
+#[inline]
+fn high_run(row: u8) -> u8 {
+    (0xFF00u16 >> row.leading_ones()) as u8
+}
+
+/// `from` spread along `along` by steps of `SHIFT` squares up the board (negative: down),
+/// stopping at the first square outside `along` (an occluded fill in three doubling rounds).
+#[inline]
+fn fill<const SHIFT: i32>(mut from: u64, mut along: u64) -> u64 {
+    let shift = |bits: u64, by: u32| if SHIFT > 0 { bits << by } else { bits >> by };
+    let step = SHIFT.unsigned_abs();
+    from |= along & shift(from, step);
+    along &= shift(along, step);
+    from |= along & shift(from, 2 * step);
+    along &= shift(along, 2 * step);
+    from | (along & shift(from, 4 * step))
+}
+
+/// The discs of `own` joined to one of its corners along an edge: each has its own disc or the
+/// corner on one side along the edge, and the edge itself on every other line, so it is stable.
+#[inline]
+fn edge_anchored(own: u64) -> u64 {
+    let (row_1, row_8) = (own as u8, (own >> 56) as u8);
+    let rows = u64::from(low_run(row_1) | high_run(row_1))
+        | u64::from(low_run(row_8) | high_run(row_8)) << 56;
+    let (column_a, column_h) = (own & COLUMN_A, own & COLUMN_H);
+    let up = fill::<8>(column_a & 1, column_a) | fill::<8>(column_h & 0x80, column_h);
+    let down = fill::<-8>(column_a & 1 << 56, column_a) | fill::<-8>(column_h & 1 << 63, column_h);
+    rows | up | down
+}
+
 /// Stable discs of `own`, with `filled` the occupied squares.
 pub(super) fn stable_discs(own: u64, filled: u64) -> u64 {
-    let horizontal_safe = full_rows(filled) | COLUMN_A | COLUMN_H;
-    let vertical_safe = full_columns(filled) | ROW_1 | ROW_8;
-    let diag9_safe = full_diagonals::<1>(filled) | EDGE;
-    let diag7_safe = full_diagonals::<-1>(filled) | EDGE;
-
-    let mut stable = 0u64;
-    loop {
-        let horizontal = horizontal_safe | (stable << 1) | (stable >> 1);
-        let vertical = vertical_safe | (stable << 8) | (stable >> 8);
-        let diag9 = diag9_safe | (stable << 9) | (stable >> 9);
-        let diag7 = diag7_safe | (stable << 7) | (stable >> 7);
-        let next = own & horizontal & vertical & diag9 & diag7;
-        if next == stable {
-            return stable;
-        }
-        stable = next;
-    }
+    SafeLines::new(filled).stable(own)
 }
 
 #[cfg(test)]
@@ -119,6 +195,35 @@ mod tests {
         assert_eq!(stable_discs(d4, lines | d4) & d4, d4);
         // One empty square on its column makes it flippable.
         assert_eq!(stable_discs(d4, (lines | d4) & !(1 << 3)), 0);
+    }
+
+    #[test]
+    fn starting_from_the_discs_anchored_along_edges_finds_the_same_stable_discs() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..20_000 {
+            let filled = next() | next() | next();
+            let own = (next() | next()) & filled;
+            let anchored = edge_anchored(own);
+            let stable = stable_discs(own, filled);
+            assert_eq!(anchored & !stable, 0, "{own:#x} {filled:#x}");
+            let from_none = SafeLines::new(filled).stable_from(own, 0);
+            assert_eq!(stable, from_none, "{own:#x} {filled:#x}");
+        }
+    }
+
+    #[test]
+    fn discs_anchored_along_an_edge_run_from_an_owned_corner_to_the_first_gap() {
+        // a1-c1 and h1 on row 1, a8 with a7 and a6 down column A, h8 alone; e1, a3 and a4 are
+        // cut off from every corner.
+        let own = 0b1001_0111 | 1 << 40 | 1 << 48 | 1 << 56 | 1 << 63 | 1 << 16 | 1 << 24;
+        let expected = 0b1000_0111 | 1 << 40 | 1 << 48 | 1 << 56 | 1 << 63;
+        assert_eq!(edge_anchored(own), expected);
     }
 
     /// Whether every square on the line through `square` along `(columns, rows)` is filled.
