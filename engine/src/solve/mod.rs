@@ -12,13 +12,13 @@
 //! up to 128 MB (for 23 or more empties) above, with enhanced transposition cutoffs from 10
 //! empties. A node searches the table's move first, alone, and generates and orders the others
 //! only when it did not refute the position: by a shallow search over the pattern evaluation
-//! with its own ordering weights (17 or more empties) or fastest-first (fewest replies left to the opponent). Each move keeps
-//! the replies it leaves, so the child does not generate its moves again. A stable-disc
-//! estimate cuts positions that cannot reach alpha. From 22 empties, a selective presearch
-//! (probable cut-offs) first leaves its best moves in the table, and the exact search tries
-//! them first; it never takes the presearch's bounds. With 5 empties, moves in quadrants with an
-//! odd number of empties come first; the last four empties have their own solvers, and the
-//! last one only counts flips.
+//! with its own ordering weights (17 or more empties) or fastest-first (fewest replies left to
+//! the opponent). Each move keeps the replies it leaves, so the child does not generate its
+//! moves again. A stable-disc estimate cuts positions that cannot reach alpha. From 22
+//! empties, a selective presearch (probable cut-offs) first leaves its best moves in the table,
+//! and the exact search tries them first; it never takes the presearch's bounds. With 5
+//! empties, moves in quadrants with an odd number of empties come first; the last four empties
+//! have their own solvers, and the last one only counts flips.
 //!
 //! With [`SolveOptions::threads`] above one, threads share the tables (lockless) and split the
 //! moves of nodes whose first move did not refute them (Young Brothers Wait); see

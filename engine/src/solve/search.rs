@@ -557,8 +557,9 @@ impl<'a> Search<'a> {
         self.candidates[i]
     }
 
-    /// A shallow alpha-beta search over the ordering weights' evaluation (in 1/100 disc), `depth` plies
-    /// deep; a game finished on the way scores its disc difference times `per_disc`.
+    /// A shallow alpha-beta search over the evaluation with the ordering weights (in 1/100
+    /// disc), `depth` plies deep; a game finished on the way scores its disc difference times
+    /// `per_disc`.
     fn estimate(
         &mut self,
         p: u64,
@@ -650,8 +651,8 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Adds to the fastest-first keys of the candidates from `start` on the ordering weights' evaluation
-    /// of the position each leaves, [`EVAL_KEY_PER_DISC`] a disc.
+    /// Adds to the fastest-first keys of the candidates from `start` on the evaluation (with the
+    /// ordering weights) of the position each leaves, [`EVAL_KEY_PER_DISC`] a disc.
     fn weigh_evaluations(&mut self, p: u64, o: u64, start: usize) {
         let weights = pattern::order_weights();
         for candidate in &mut self.candidates[start..] {
