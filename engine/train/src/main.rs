@@ -98,6 +98,14 @@ impl Args {
     }
 }
 
+/// The data files named on the command line: at least one.
+fn data_files(args: &Args) -> Result<Vec<PathBuf>, String> {
+    if args.positional.is_empty() {
+        return Err(format!("no data files\n\n{USAGE}"));
+    }
+    Ok(args.positional.iter().map(PathBuf::from).collect())
+}
+
 fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
@@ -150,9 +158,9 @@ fn run(args: &[String]) -> Result<(), String> {
             );
             Ok(())
         }
-        "fit" | "eval-stats" => {
+        "fit" => {
             let d = FitOptions::default();
-            let mut options = FitOptions {
+            let options = FitOptions {
                 seed: args.number("seed", d.seed)?,
                 threads: args.number("threads", default_threads())?,
                 holdout: args.number("holdout", d.holdout)?,
@@ -165,20 +173,25 @@ fn run(args: &[String]) -> Result<(), String> {
                 chain: args.number("chain", u8::from(d.chain))? != 0,
                 progress: true,
             };
-            let files: Vec<PathBuf> = args.positional.iter().map(PathBuf::from).collect();
-            if files.is_empty() {
-                return Err(format!("no data files\n\n{USAGE}"));
-            }
-            if command == "fit" {
-                let out = PathBuf::from(args.required("out")?);
-                args.finish()?;
-                fit::fit_files(&files, &out, &options).map_err(|e| e.to_string())
-            } else {
-                let weights = PathBuf::from(args.required("weights")?);
-                args.finish()?;
-                options.iterations = 0;
-                fit::eval_stats(&files, &weights, &options).map_err(|e| e.to_string())
-            }
+            let files = data_files(&args)?;
+            let out = PathBuf::from(args.required("out")?);
+            args.finish()?;
+            fit::fit_files(&files, &out, &options).map_err(|e| e.to_string())
+        }
+        "eval-stats" => {
+            // Only the held-out split matters here: fitting options are refused as unknown
+            // rather than silently ignored.
+            let d = FitOptions::default();
+            let options = FitOptions {
+                seed: args.number("seed", d.seed)?,
+                holdout: args.number("holdout", d.holdout)?,
+                iterations: 0,
+                ..d
+            };
+            let files = data_files(&args)?;
+            let weights = PathBuf::from(args.required("weights")?);
+            args.finish()?;
+            fit::eval_stats(&files, &weights, &options).map_err(|e| e.to_string())
         }
         "blend" => {
             let out = PathBuf::from(args.required("out")?);
