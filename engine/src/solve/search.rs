@@ -66,8 +66,7 @@ pub(super) const PRESEARCH_MIN: u32 = 22;
 /// Fewest empties at which a node of the presearch tries a probable cut-off.
 const PROBCUT_MIN: u32 = 10;
 /// How far (1/100 disc) a shallow search's score must be beyond the window for the presearch
-/// to cut: about two standard deviations of the shallow score's error. With the ordering
-/// weights, 9 discs took the fewest nodes on FFO #40-#49 (542 M, against 553 M at 8, 567 M at
+/// to cut, chosen by node counts: with the ordering weights, 9 discs took the fewest nodes on FFO #40-#49 (542 M, against 553 M at 8, 567 M at
 /// 7 and at 10, 586 M at 12) and 1.1 % fewer than 10 on 60 positions of other games.
 const PROBCUT_MARGIN: i32 = 900;
 

@@ -99,7 +99,7 @@ impl SafeLines {
 
     /// The least set closed under [`SafeLines::safe`]: the stable discs found. The search
     /// starts from the discs anchored to a corner along an edge, which are in that set, so that
-    /// it takes fewer rounds than from none (about six a call on FFO #40-#42).
+    /// it takes fewer rounds than from none (from none, about six a call on FFO #40-#42).
     #[inline]
     fn stable(&self, own: u64) -> u64 {
         self.stable_from(own, edge_anchored(own))

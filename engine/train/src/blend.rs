@@ -49,6 +49,14 @@ pub fn blend_files(first: &Path, second: &Path, share: f64, out: &Path) -> Resul
             .map_err(|source| BlendError::Weights { path: path.to_path_buf(), source })
     };
     let weights = blend(&read(first)?, &read(second)?, share)?;
-    std::fs::write(out, weights.to_bytes())
-        .map_err(|source| BlendError::Io { path: out.to_path_buf(), source })
+    // Written beside `out` and renamed over it, so that a failed write leaves no partial file.
+    let mut partial = out.as_os_str().to_owned();
+    partial.push(".partial");
+    let partial = PathBuf::from(partial);
+    std::fs::write(&partial, weights.to_bytes())
+        .and_then(|()| std::fs::rename(&partial, out))
+        .map_err(|source| {
+            let _ = std::fs::remove_file(&partial);
+            BlendError::Io { path: out.to_path_buf(), source }
+        })
 }

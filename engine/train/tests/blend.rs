@@ -30,7 +30,7 @@ fn a_share_of_one_or_zero_gives_one_file_unchanged() {
 }
 
 #[test]
-fn the_extremes_of_the_weights_stay_in_range() {
+fn a_file_blended_with_itself_is_unchanged_even_at_the_extremes() {
     let blended = blend(&weights(i16::MIN, i16::MAX), &weights(i16::MIN, i16::MAX), 0.3).unwrap();
     assert_eq!(blended.values()[0], i16::MIN);
     assert_eq!(blended.values()[1], i16::MAX);
@@ -54,6 +54,7 @@ fn files_are_read_checked_and_the_blend_written() {
     blend_files(&first, &second, 0.5, &out).unwrap();
     let written = Weights::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(written.values()[..2], [20, 30]);
+    assert!(!dir.join("out.bin.partial").exists(), "written in place of the partial file");
 
     // A damaged file is refused and nothing is written.
     std::fs::write(&second, b"not weights").unwrap();

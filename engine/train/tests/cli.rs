@@ -33,6 +33,15 @@ fn eval_stats_refuses_the_fitting_options_it_would_ignore() {
 }
 
 #[test]
+fn eval_stats_takes_its_own_options_and_then_reads_the_weights() {
+    let args =
+        ["eval-stats", "--weights", "missing.bin", "--seed", "2", "--holdout", "0.1", "d.bin"];
+    let output = train(&args);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).starts_with("error: missing.bin: "), "{}", stderr(&output));
+}
+
+#[test]
 fn blend_writes_the_share_weighted_mean_of_two_files() {
     let dir = scratch("blend");
     let (first, second, out) = (dir.join("a.bin"), dir.join("b.bin"), dir.join("out.bin"));
