@@ -52,3 +52,5 @@ pub use ai::Level;
 
 #[cfg(feature = "serde")]
 mod serde_support;
+#[cfg(test)]
+mod test_support;

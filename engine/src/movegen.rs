@@ -201,16 +201,7 @@ pub(crate) fn neighbours(discs: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Pseudo-random numbers, the same every run (xorshift64).
-    fn numbers(mut state: u64) -> impl Iterator<Item = u64> {
-        std::iter::repeat_with(move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        })
-    }
+    use crate::test_support::numbers;
 
     #[test]
     fn the_last_flip_count_is_the_number_of_discs_a_move_on_the_last_square_flips() {

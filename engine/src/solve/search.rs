@@ -45,7 +45,7 @@ const ESTIMATE_MIN: u32 = 17;
 /// best estimated so far get a bound only (about 2 % fewer nodes on FFO #40-#49; bounds at
 /// every depth cost 7.7 % more).
 const EXACT_ESTIMATE_MIN: u32 = 20;
-/// Fewest empties at which the fastest-first keys also weigh the trained evaluation of each
+/// Fewest empties at which the fastest-first keys also weigh the pattern evaluation of each
 /// child; below, evaluating costs more time than the nodes it saves (on FFO #40-#49, from 14
 /// empties 11 % fewer nodes, from 12 empties 15 % fewer but no faster).
 const EVAL_KEY_MIN: u32 = 14;
@@ -685,16 +685,12 @@ impl<'a> Search<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::numbers;
 
     #[test]
     fn the_stability_cutoff_is_taken_exactly_when_the_stable_discs_allow_it() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut numbers = numbers(0x2545_F491_4F6C_DD1D);
+        let mut next = move || numbers.next().unwrap();
         let mut cutoffs = 0;
         for _ in 0..20_000 {
             // Nearly full boards, where stable discs are common.

@@ -166,6 +166,7 @@ pub(super) fn stable_discs(own: u64, filled: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::numbers;
 
     #[test]
     fn corners_and_discs_anchored_along_an_edge_are_stable() {
@@ -199,13 +200,8 @@ mod tests {
 
     #[test]
     fn starting_from_the_discs_anchored_along_edges_finds_the_same_stable_discs() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut numbers = numbers(0x9E37_79B9_7F4A_7C15);
+        let mut next = move || numbers.next().unwrap();
         for _ in 0..20_000 {
             let filled = next() | next() | next();
             let own = (next() | next()) & filled;
@@ -243,15 +239,12 @@ mod tests {
 
     #[test]
     fn full_diagonals_are_the_squares_whose_whole_diagonal_is_filled() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut numbers = numbers(0x9E37_79B9_7F4A_7C15);
         for _ in 0..2_000 {
             // Dense random boards, so that full diagonals are common.
             let mut filled = !0u64;
-            for _ in 0..3 {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                filled &= state | (state >> 3);
+            for number in numbers.by_ref().take(3) {
+                filled &= number | (number >> 3);
             }
             let diagonals = [(full_diagonals::<1>(filled), 1), (full_diagonals::<-1>(filled), -1)];
             for (full, columns) in diagonals {

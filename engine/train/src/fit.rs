@@ -88,8 +88,9 @@ impl FitOptions {
 /// A λ for the phases of an empties range, written `LOW-HIGH=LAMBDA` (e.g. `10-29=100`): the
 /// range must be whole phases (LOW a multiple of 5, HIGH one less than a multiple of 5, or 60).
 ///
-/// It lets the phases the exact solver reads (its move ordering and ProbCut, 0–19 empties) be
-/// fitted smoother than the rest; the engine's README records what that did to the solver and
+/// It lets some phases be fitted smoother than the rest. It was tried on the endgame phases
+/// for the exact solver's move ordering, before the solver got weights of its own
+/// (`engine/weights/order.bin`); the engine's README records what that did to the solver and
 /// to play.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PhaseLambda {
