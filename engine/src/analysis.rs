@@ -23,10 +23,12 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use thiserror::Error;
 
 use crate::ai::{Search, SearchError, SearchLimits};
+use crate::parallel::run_each;
 use crate::solve::{self, SolveError, SolveOptions};
 use crate::{Board, Color, Game, Move};
 
@@ -59,6 +61,10 @@ pub struct ReviewOptions {
     pub exact_empties: u32,
     /// Solver nodes one position may take; a position that needs more is searched instead.
     pub exact_node_limit: u64,
+    /// Threads the positions are shared among (0 or 1: the calling thread alone). Each
+    /// position is still searched on one thread within the same budgets, so the review is the
+    /// same for any number.
+    pub threads: usize,
 }
 
 impl Default for ReviewOptions {
@@ -67,6 +73,7 @@ impl Default for ReviewOptions {
             depth: DEFAULT_DEPTH,
             exact_empties: DEFAULT_EXACT_EMPTIES,
             exact_node_limit: DEFAULT_EXACT_NODE_LIMIT,
+            threads: 1,
         }
     }
 }
@@ -191,9 +198,9 @@ struct Value {
 
 /// Reviews every ply of `game`.
 ///
-/// `progress` is called before each step (with the steps done so far) and once at the end; a
-/// caller may block in it to let more urgent work run. `cancel` stops the review between and
-/// inside steps.
+/// `progress` is called with the steps done so far: first with none, then as steps finish
+/// (on one thread, before each step), ending with all of them; a caller may block in it to let
+/// more urgent work run. `cancel` stops the review between and inside steps.
 ///
 /// # Errors
 /// [`ReviewError::Cancelled`] when `cancel` is set.
@@ -203,45 +210,69 @@ pub fn review(
     progress: &mut dyn FnMut(Progress),
     cancel: Option<&AtomicBool>,
 ) -> Result<Vec<PlyReview>, ReviewError> {
-    let mut reviewer = Reviewer::new(*options, cancel);
+    let solved = Mutex::new(HashMap::new());
+    let reviewer = Reviewer::new(*options, cancel, &solved);
+    let threads = options.threads;
     let plies = game.plies();
     let boards: Vec<Board> = (0..=plies.len()).filter_map(|ply| game.board_after(ply)).collect();
     let total = boards.len() + plies.len();
-    // Values of every position first, from the end: the solver's positions get smaller and
-    // each one's value is then at hand for the ply before it.
-    let mut values = vec![None; boards.len()];
-    let mut exact_possible = true;
-    for (done, index) in (0..boards.len()).rev().enumerate() {
-        progress(Progress { done, total });
-        reviewer.check()?;
-        let board = boards[index];
-        let value = if exact_possible && reviewer.solvable(&board) {
-            match reviewer.solve(&board)? {
-                Some(value) => Some(value),
-                None => {
-                    // Once a solve runs out of nodes, larger positions would too.
-                    exact_possible = false;
-                    None
-                }
-            }
-        } else {
-            None
-        };
-        let value = match value {
-            Some(value) => value,
-            None => reviewer.search(&board, options.depth.max(1))?,
-        };
-        values[index] = Some(value);
+    let mut reported = None;
+    let mut report = |done: usize| {
+        if reported.is_none_or(|last| done > last) {
+            reported = Some(done);
+            progress(Progress { done, total });
+        }
+    };
+    report(0);
+
+    // The values of every position. Those the solver may take come first, from the end of
+    // the game: they get smaller towards the end, and once one runs out of nodes, the larger
+    // ones before it would too, so it and they are searched with the rest.
+    let mut values: Vec<Option<Value>> = vec![None; boards.len()];
+    let solvable: Vec<usize> =
+        (0..boards.len()).rev().filter(|&index| reviewer.solvable(&boards[index])).collect();
+    let solves = run_each(
+        &solvable,
+        threads,
+        |&index| reviewer.solve(&boards[index]),
+        |solve| !matches!(solve, Ok(Some(_))),
+        &mut |done| report(done),
+    );
+    for (&index, solve) in solvable.iter().zip(solves) {
+        match solve {
+            Some(Ok(Some(value))) => values[index] = Some(value),
+            Some(Err(error)) => return Err(error),
+            Some(Ok(None)) | None => break,
+        }
+    }
+    let unsolved: Vec<usize> = (0..boards.len()).rev().filter(|&i| values[i].is_none()).collect();
+    let settled = boards.len() - unsolved.len();
+    let depth = options.depth.max(1);
+    let searches = run_each(
+        &unsolved,
+        threads,
+        |&index| reviewer.search(&boards[index], depth),
+        Result::is_err,
+        &mut |done| report(settled + done),
+    );
+    for (&index, search) in unsolved.iter().zip(searches) {
+        values[index] = Some(search.unwrap_or(Err(ReviewError::Cancelled))?);
     }
     let values: Vec<Value> = values.into_iter().flatten().collect();
 
-    let mut reviews = Vec::with_capacity(plies.len());
-    for (index, &played) in plies.iter().enumerate() {
-        progress(Progress { done: boards.len() + index, total });
-        reviewer.check()?;
-        reviews.push(reviewer.judge(index, &boards, &values, played)?);
-    }
-    progress(Progress { done: total, total });
+    let indices: Vec<usize> = (0..plies.len()).collect();
+    let judged = run_each(
+        &indices,
+        threads,
+        |&index| reviewer.judge(index, &boards, &values, plies[index]),
+        Result::is_err,
+        &mut |done| report(boards.len() + done),
+    );
+    let reviews = judged
+        .into_iter()
+        .map(|judged| judged.unwrap_or(Err(ReviewError::Cancelled)))
+        .collect::<Result<Vec<_>, _>>()?;
+    report(total);
     Ok(reviews)
 }
 
@@ -282,7 +313,8 @@ impl PositionValues {
 /// finishes within its node limit), and searched one ply shallower than
 /// [`ReviewOptions::depth`] otherwise, so all moves are valued on the same horizon.
 ///
-/// `progress` is called before each move is valued and once at the end; `cancel` stops it.
+/// `progress` is called with none valued, then as each move is (on one thread, before the
+/// next), and once at the end; `cancel` stops it.
 ///
 /// # Errors
 /// [`ReviewError::Cancelled`] when `cancel` is set.
@@ -292,7 +324,8 @@ pub fn move_values(
     progress: &mut dyn FnMut(Progress),
     cancel: Option<&AtomicBool>,
 ) -> Result<PositionValues, ReviewError> {
-    let mut reviewer = Reviewer::new(*options, cancel);
+    let solved = Mutex::new(HashMap::new());
+    let reviewer = Reviewer::new(*options, cancel, &solved);
     let candidates: Vec<Move> = if board.is_game_over() {
         Vec::new()
     } else if board.must_pass() {
@@ -304,19 +337,23 @@ pub fn move_values(
     let depth = options.depth.max(1);
     let child_depth = depth.saturating_sub(1).max(1);
     let mover = board.side_to_move();
-    let mut valued = Vec::with_capacity(candidates.len());
-    for (done, &mv) in candidates.iter().enumerate() {
-        progress(Progress { done, total });
+    progress(Progress { done: 0, total });
+    let value_of = |&mv: &Move| {
         reviewer.check()?;
         let child = board.play(mv).map_err(|_| ReviewError::Cancelled)?;
-        let exact = reviewer.solvable(&child);
-        let value = reviewer.value(&child, child_depth, exact)?;
+        let value = reviewer.value(&child, child_depth, reviewer.solvable(&child))?;
         let score = if child.side_to_move() == mover { value.score } else { -value.score };
-        valued.push((score, MoveValue { mv, value: discs(score), exact: value.exact }));
-    }
+        Ok((score, MoveValue { mv, value: discs(score), exact: value.exact }))
+    };
+    let mut valued =
+        run_each(&candidates, options.threads, value_of, Result::is_err, &mut |done| {
+            progress(Progress { done, total });
+        })
+        .into_iter()
+        .map(|value| value.unwrap_or(Err(ReviewError::Cancelled)))
+        .collect::<Result<Vec<_>, ReviewError>>()?;
     // Stable: equal values keep square order.
     valued.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
-    progress(Progress { done: candidates.len(), total });
     let best_line = match valued.first() {
         Some((_, best)) => reviewer.line(board, best.mv, best.exact, depth)?,
         None => Vec::new(),
@@ -335,15 +372,26 @@ fn for_black(board: &Board, score: i32) -> i32 {
     if board.side_to_move() == Color::Black { score } else { -score }
 }
 
+/// Values and judges positions; shared by the threads of one review, whose exact values it
+/// keeps for all of them.
 struct Reviewer<'a> {
     options: ReviewOptions,
     cancel: Option<&'a AtomicBool>,
-    solved: HashMap<Board, Value>,
+    solved: &'a Mutex<HashMap<Board, Value>>,
 }
 
 impl<'a> Reviewer<'a> {
-    fn new(options: ReviewOptions, cancel: Option<&'a AtomicBool>) -> Self {
-        Reviewer { options, cancel, solved: HashMap::new() }
+    fn new(
+        options: ReviewOptions,
+        cancel: Option<&'a AtomicBool>,
+        solved: &'a Mutex<HashMap<Board, Value>>,
+    ) -> Self {
+        Reviewer { options, cancel, solved }
+    }
+
+    /// The exact values found so far (a panic elsewhere leaves them valid).
+    fn cache(&self) -> MutexGuard<'_, HashMap<Board, Value>> {
+        self.solved.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     fn check(&self) -> Result<(), ReviewError> {
@@ -358,9 +406,10 @@ impl<'a> Reviewer<'a> {
     }
 
     /// The exact value of `board`, or `None` when the solver runs out of nodes.
-    fn solve(&mut self, board: &Board) -> Result<Option<Value>, ReviewError> {
-        if let Some(value) = self.solved.get(board) {
-            return Ok(Some(*value));
+    fn solve(&self, board: &Board) -> Result<Option<Value>, ReviewError> {
+        self.check()?;
+        if let Some(&value) = self.cache().get(board) {
+            return Ok(Some(value));
         }
         let options = SolveOptions {
             node_limit: Some(self.options.exact_node_limit),
@@ -370,7 +419,7 @@ impl<'a> Reviewer<'a> {
         match solve::solve_with(board, &options) {
             Ok(solution) => {
                 let value = Value { score: solution.score * 100, best: solution.best, exact: true };
-                self.solved.insert(*board, value);
+                self.cache().insert(*board, value);
                 Ok(Some(value))
             }
             Err(SolveError::NodeLimit(_)) => Ok(None),
@@ -379,7 +428,8 @@ impl<'a> Reviewer<'a> {
     }
 
     /// The value of `board` from a search `depth` plies deep (exact when the game is over).
-    fn search(&mut self, board: &Board, depth: u32) -> Result<Value, ReviewError> {
+    fn search(&self, board: &Board, depth: u32) -> Result<Value, ReviewError> {
+        self.check()?;
         if board.is_game_over() {
             let counts = board.counts();
             let diff = i32::from(counts.black) - i32::from(counts.white);
@@ -404,7 +454,7 @@ impl<'a> Reviewer<'a> {
     }
 
     /// The value of `board` the way its neighbours in the game are valued: exact if solvable.
-    fn value(&mut self, board: &Board, depth: u32, exact: bool) -> Result<Value, ReviewError> {
+    fn value(&self, board: &Board, depth: u32, exact: bool) -> Result<Value, ReviewError> {
         if exact && let Some(value) = self.solve(board)? {
             return Ok(value);
         }
@@ -413,12 +463,13 @@ impl<'a> Reviewer<'a> {
 
     /// The review of ply `index + 1`, played from `boards[index]`.
     fn judge(
-        &mut self,
+        &self,
         index: usize,
         boards: &[Board],
         values: &[Value],
         played: Move,
     ) -> Result<PlyReview, ReviewError> {
+        self.check()?;
         let before = boards[index];
         let after = boards[index + 1];
         let value_before = values[index];
@@ -499,7 +550,7 @@ impl<'a> Reviewer<'a> {
     /// Up to [`BEST_LINE_PLIES`] plies of best play from `board`, starting with `first`:
     /// the solver's moves when exact, otherwise searches one ply shallower at each step.
     fn line(
-        &mut self,
+        &self,
         board: &Board,
         first: Move,
         exact: bool,
@@ -680,6 +731,45 @@ mod tests {
             review(&game, &quick(), &mut |_| {}, Some(&cancel)),
             Err(ReviewError::Cancelled)
         );
+    }
+
+    #[test]
+    fn a_review_shared_among_threads_is_the_review_on_one() {
+        let game = game(FULL);
+        // Solves from 18 empties with few nodes: the larger ones run out and are searched.
+        let options = ReviewOptions { exact_empties: 18, exact_node_limit: 30_000, ..quick() };
+        let one = review(&game, &options, &mut |_| {}, None).unwrap();
+        let empties_after = |ply: &PlyReview| game.board_after(ply.ply).unwrap().empty().count();
+        assert!(one.iter().any(|ply| ply.exact));
+        assert!(one.iter().any(|ply| !ply.exact && empties_after(ply) <= 18));
+        let mut seen = Vec::new();
+        let shared = ReviewOptions { threads: 3, ..options };
+        let three = review(&game, &shared, &mut |p| seen.push(p.done), None).unwrap();
+        assert_eq!(three, one);
+        let total = 2 * game.plies().len() + 1;
+        assert_eq!((seen.first(), seen.last()), (Some(&0), Some(&total)));
+        assert!(seen.windows(2).all(|pair| pair[0] < pair[1]), "{seen:?}");
+    }
+
+    #[test]
+    fn a_review_shared_among_threads_can_be_cancelled() {
+        let cancel = AtomicBool::new(true);
+        let options = ReviewOptions { threads: 2, ..quick() };
+        assert_eq!(
+            review(&game(FULL), &options, &mut |_| {}, Some(&cancel)),
+            Err(ReviewError::Cancelled)
+        );
+    }
+
+    #[test]
+    fn move_values_shared_among_threads_are_the_values_on_one() {
+        for (moves, empties) in [("f5 d6 c3 d3 c4", 55), (FULL, 14)] {
+            let game = game(moves);
+            let board = game.board_after(60 - empties).unwrap();
+            let one = move_values(&board, &quick(), &mut |_| {}, None).unwrap();
+            let shared = ReviewOptions { threads: 4, ..quick() };
+            assert_eq!(move_values(&board, &shared, &mut |_| {}, None).unwrap(), one);
+        }
     }
 
     /// The mover's exact value after `mv`.

@@ -43,8 +43,10 @@ pub use ggf::{GgfGame, ParseGgfError};
 // Exact endgame solving.
 pub mod solve;
 
-// Game review: every ply judged by the search and the solver.
+// Game review: every ply judged by the search and the solver, its positions shared among
+// threads.
 pub mod analysis;
+mod parallel;
 
 // Computer players.
 pub mod ai;

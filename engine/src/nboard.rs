@@ -32,7 +32,8 @@ use std::time::Duration;
 
 use crate::ai::{Choice, Search, SearchLimits};
 use crate::ggf::{self, MoveText};
-use crate::{Board, Game, Move};
+use crate::parallel::run_each;
+use crate::{Board, Game, Move, Square};
 
 /// The name the engine gives itself (`set myname`); one word, as NBoard reads it.
 pub const ENGINE_NAME: &str = "Outflank";
@@ -126,6 +127,8 @@ pub struct Session {
     depth: u32,
     contempt: i32,
     finished: bool,
+    /// Threads a hint's moves and an analysis's positions are shared among.
+    threads: usize,
     /// Time since some fixed instant, to report how long a move took; `None`: always zero.
     clock: Option<Box<dyn FnMut() -> Duration>>,
 }
@@ -138,6 +141,7 @@ impl fmt::Debug for Session {
             .field("depth", &self.depth)
             .field("contempt", &self.contempt)
             .field("finished", &self.finished)
+            .field("threads", &self.threads)
             .field("clock", &self.clock.is_some())
             .finish()
     }
@@ -150,8 +154,8 @@ impl Default for Session {
 }
 
 impl Session {
-    /// A session at the standard start, depth [`DEFAULT_DEPTH`], that reports every move as
-    /// taking 0 seconds (the library reads no clock).
+    /// A session at the standard start, depth [`DEFAULT_DEPTH`], on one thread, that reports
+    /// every move as taking 0 seconds (the library reads no clock).
     pub fn new() -> Session {
         Session {
             game: Game::default(),
@@ -159,8 +163,17 @@ impl Session {
             depth: DEFAULT_DEPTH,
             contempt: 0,
             finished: false,
+            threads: 1,
             clock: None,
         }
+    }
+
+    /// The session with a hint's moves and an analysis's positions shared among `threads`
+    /// threads (at least one). Each is still searched on one thread within the same budget, so
+    /// the answers are the same for any number; `go` searches on one thread.
+    #[must_use]
+    pub fn with_threads(self, threads: usize) -> Session {
+        Session { threads: threads.max(1), ..self }
     }
 
     /// A session that times its moves with `clock`, the time elapsed since any fixed instant
@@ -339,13 +352,20 @@ impl Session {
             let (score, depth) = value_after(&after, false, hint_limits(self.depth, 1));
             vec![(Move::Pass, score, depth)]
         } else {
-            let moves = board.legal_moves();
-            let limits = hint_limits(self.depth, moves.count());
+            let moves: Vec<Square> = board.legal_moves().into_iter().collect();
+            let limits = hint_limits(self.depth, moves.len() as u32);
+            let valued = run_each(
+                &moves,
+                self.threads,
+                |&square| value_after(&board.play_unchecked(square), true, limits),
+                |_| false,
+                &mut |_| {},
+            );
             moves
-                .into_iter()
-                .map(|square| {
-                    let (score, depth) = value_after(&board.play_unchecked(square), true, limits);
-                    (Move::Place(square), score, depth)
+                .iter()
+                .zip(valued)
+                .filter_map(|(&square, value)| {
+                    value.map(|(score, depth)| (Move::Place(square), score, depth))
                 })
                 .collect()
         };
@@ -367,12 +387,24 @@ impl Session {
         let limits = analysis_limits(self.depth);
         // A pass the GUI has not played yet is not part of its game.
         let last = self.game.plies().len() - usize::from(self.pending_pass);
-        let mut lines = Vec::with_capacity(last + 2);
-        for ply in (0..=last).rev() {
-            let Some(board) = self.game.board_after(ply) else { continue };
-            let score = position_value(&board, limits).0;
-            lines.push(format!("analysis {ply} {}", Discs(score)));
-        }
+        let positions: Vec<(usize, Board)> = (0..=last)
+            .rev()
+            .filter_map(|ply| self.game.board_after(ply).map(|board| (ply, board)))
+            .collect();
+        let scores = run_each(
+            &positions,
+            self.threads,
+            |(_, board)| position_value(board, limits).0,
+            |_| false,
+            &mut |_| {},
+        );
+        let mut lines: Vec<String> = positions
+            .iter()
+            .zip(scores)
+            .filter_map(|(&(ply, _), score)| {
+                score.map(|score| format!("analysis {ply} {}", Discs(score)))
+            })
+            .collect();
         lines.push("status".to_owned());
         lines
     }
@@ -520,6 +552,24 @@ mod tests {
         assert_eq!(session.handle("quit"), none());
         assert!(session.is_finished());
         assert_eq!(session.handle("ping 8"), none());
+    }
+
+    #[test]
+    fn hints_and_analyses_shared_among_threads_are_the_answers_of_one() {
+        let script = [
+            "nboard 2",
+            "set depth 6",
+            &set_game("B[F5]W[D6]B[C3]W[D3]B[C4]W[F4]B[F6]W[G5]"),
+            "hint 20",
+            "analyze",
+        ];
+        let answers = |mut session: Session| -> Vec<Vec<String>> {
+            script.iter().map(|line| session.handle(line)).collect()
+        };
+        let one = answers(Session::new());
+        assert_eq!(one[3].len(), 1 + 11, "every legal move hinted: {:?}", one[3]);
+        assert_eq!(one[4].len(), 1 + 9, "every position analysed: {:?}", one[4]);
+        assert_eq!(answers(Session::new().with_threads(3)), one);
     }
 
     #[test]

@@ -180,5 +180,12 @@ fn the_end_of_the_input_ends_the_engine_and_arguments_are_refused() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("nboard takes no arguments"));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("nboard takes only --threads N"));
+
+    let output = Command::new(env!("CARGO_BIN_EXE_outflank-engine"))
+        .args(["nboard", "--threads", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--threads \"0\" is not 1 to 256"));
 }

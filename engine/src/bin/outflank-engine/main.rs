@@ -27,12 +27,13 @@ commands:
                                              a match from balanced openings, both colours;
                                              a player is a level, classic-N, trained-N,
                                              classic-hard, or candidate-N (FILE's weights)
-  review [--depth N] [--exact N] \"<record, GGF or move list>\" | -
+  review [--depth N] [--exact N] [--threads N] \"<record, GGF or move list>\" | -
                                              every ply judged: values, best moves, loss, class
-  values [--depth N] [--exact N] \"<position or move list>\"
+  values [--depth N] [--exact N] [--threads N] \"<position or move list>\"
                                              every legal move valued, best first
+                                             (review and values: one thread a core by default)
   probcut-fit [--positions N]                measure the margins of probabilistic cut-offs
-  nboard                                     be an engine for the NBoard GUI: the NBoard
+  nboard [--threads N]                       be an engine for the NBoard GUI: the NBoard
                                              protocol on stdin and stdout";
 
 /// A command-line failure: the message is printed as one line.

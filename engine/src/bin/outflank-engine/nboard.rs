@@ -3,7 +3,8 @@
 //! [`outflank_engine::nboard::Session`]; this is only the loop around it.
 //!
 //! Every answer is flushed at once, since the GUI waits for it through a pipe. The loop ends
-//! on `quit` or at the end of the input.
+//! on `quit` or at the end of the input. `--threads N` (by default one a core) shares a hint's
+//! moves and an analysis's positions among threads; a move (`go`) is searched on one.
 
 use std::io::{self, BufRead, Write};
 use std::time::Instant;
@@ -16,11 +17,18 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
     if json {
         return Err(CliError("nboard speaks the NBoard protocol; --json does not apply".into()));
     }
-    if let Some(arg) = args.first() {
-        return Err(CliError(format!("nboard takes no arguments, found {arg:?}")));
-    }
+    let threads = match args {
+        [] => std::thread::available_parallelism().map_or(1, usize::from),
+        [option, count] if option == "--threads" => match count.parse::<usize>() {
+            Ok(threads @ 1..=256) => threads,
+            _ => return Err(CliError(format!("--threads {count:?} is not 1 to 256"))),
+        },
+        [arg, ..] => {
+            return Err(CliError(format!("nboard takes only --threads N, found {arg:?}")));
+        }
+    };
     let started = Instant::now();
-    let mut session = Session::with_clock(move || started.elapsed());
+    let mut session = Session::with_clock(move || started.elapsed()).with_threads(threads);
     let stdin = io::stdin();
     let mut stdout = io::stdout().lock();
     // Lines that are not UTF-8 are read lossily: the session ignores what it does not know.

@@ -1,8 +1,10 @@
-//! `review [--depth N] [--exact N] "<record or move list>"`: every ply of a game judged.
+//! `review [--depth N] [--exact N] [--threads N] "<record or move list>"`: every ply of a
+//! game judged.
 //!
 //! The argument is a record (SPEC §4), a GGF game or a bare move list; several arguments are
 //! joined with spaces, and `-` reads the game from stdin. Values are whole discs: before and
-//! after the move for Black, best and played for the mover.
+//! after the move for Black, best and played for the mover. The positions are shared among
+//! `--threads` threads, by default one a core; the review is the same for any number.
 
 use std::io::Read;
 use std::time::Instant;
@@ -12,19 +14,25 @@ use outflank_engine::ggf;
 
 use crate::CliError;
 
-/// `--depth N` and `--exact N` read into review options, and the other arguments, for
-/// `command`; an unknown option is refused (a position string may start with `--`).
+/// `--depth N`, `--exact N` and `--threads N` (by default one a core) read into review
+/// options, and the other arguments, for `command`; an unknown option is refused (a position
+/// string may start with `--`).
 pub fn options_and_words(
     args: &[String],
     command: &str,
 ) -> Result<(ReviewOptions, Vec<String>), CliError> {
-    let mut options = ReviewOptions::default();
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let mut options = ReviewOptions { threads: cores, ..ReviewOptions::default() };
     let mut words = Vec::new();
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--depth" => options.depth = number(args.next(), "--depth")?,
             "--exact" => options.exact_empties = number(args.next(), "--exact")?,
+            "--threads" => match number(args.next(), "--threads")? {
+                threads @ 1..=256 => options.threads = threads as usize,
+                other => return Err(CliError(format!("--threads {other} is not 1 to 256"))),
+            },
             other if other.starts_with("--") && other.len() < 32 => {
                 return Err(CliError(format!("unknown option {other:?} for {command}")));
             }
@@ -49,8 +57,9 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
     }
     let game = ggf::parse_game_text(&text)?;
 
-    // Each step's time goes to the exact part when its position is solved (the values of the
-    // positions come first, last position first, then the judgement of each ply).
+    // On one thread, each step's time goes to the exact part when its position is solved (the
+    // values of the positions come first, last position first, then the judgement of each
+    // ply); on several, steps overlap and the time is not split.
     let positions = game.plies().len() + 1;
     let solved = |step: usize| {
         let index = if step < positions { positions - 1 - step } else { step - positions };
@@ -73,6 +82,7 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
         None,
     )?;
     let seconds = started.elapsed().as_secs_f64();
+    let split = (options.threads <= 1).then_some((exact_seconds, searched_seconds));
     if json {
         let plies: Vec<_> = plies
             .iter()
@@ -98,8 +108,9 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
             "search": options.search_label(),
             "plies": plies,
             "seconds": seconds,
-            "exact_seconds": exact_seconds,
-            "searched_seconds": searched_seconds,
+            "threads": options.threads.max(1),
+            "exact_seconds": split.map(|(exact, _)| exact),
+            "searched_seconds": split.map(|(_, searched)| searched),
         });
         println!("{value}");
     } else {
@@ -125,10 +136,17 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
                 line.join(" "),
             );
         }
-        println!(
-            "{} plies reviewed in {seconds:.3} s (exact part {exact_seconds:.3} s, searched {searched_seconds:.3} s)",
-            plies.len()
-        );
+        match split {
+            Some((exact, searched)) => println!(
+                "{} plies reviewed in {seconds:.3} s (exact part {exact:.3} s, searched {searched:.3} s)",
+                plies.len()
+            ),
+            None => println!(
+                "{} plies reviewed in {seconds:.3} s on {} threads",
+                plies.len(),
+                options.threads
+            ),
+        }
     }
     Ok(())
 }

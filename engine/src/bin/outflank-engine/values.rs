@@ -1,5 +1,6 @@
-//! `values [--depth N] [--exact N] "<position or move list>"`: every legal move valued, best
-//! first, as a review values a ply.
+//! `values [--depth N] [--exact N] [--threads N] "<position or move list>"`: every legal move
+//! valued, best first, as a review values a ply, the moves shared among `--threads` threads
+//! (by default one a core).
 //!
 //! The argument is read as by `bestmove`. Values are whole discs for the side to move, exact
 //! when marked; the best line follows.
@@ -39,6 +40,7 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
             "moves": moves,
             "best_line": line,
             "seconds": seconds,
+            "threads": options.threads,
         });
         println!("{value}");
     } else {
