@@ -4,8 +4,8 @@
 //!
 //! | bytes | content |
 //! |---|---|
-//! | 8 | magic `OFTDATA2` |
-//! | 56 | [`Settings`]: seed (8), solve empties (4), first random plies min and max (4 + 4), random moves per mille (4), search nodes (8), solver node limit (8), label search nodes (8), label search depth (4), most empties labelled by search (4) |
+//! | 8 | magic `OFTDATA3` |
+//! | 60 | [`Settings`]: seed (8), solve empties (4), first random plies min and max (4 + 4), random moves per mille (4), search nodes (8), solver node limit (8), label search nodes (8), label search depth (4), most empties labelled by search (4), the evaluation that played ([`Play`], 4: 0 trained, 1 hand-tuned) |
 //!
 //! then, for each game in order from 0: the game number (4), the number of positions (2) and
 //! each position as the mover's discs (8), the opponent's discs (8), the label (1, signed: the
@@ -16,8 +16,9 @@
 //! generator was killed) ends with a partial block, which readers ignore and the generator
 //! truncates before resuming.
 //!
-//! Files of version 1 (magic `OFTDATA1`: a 40-byte settings block without the label search,
-//! 17-byte positions without the outcome, whose label is the outcome) are read as well.
+//! Files of version 2 (magic `OFTDATA2`: the settings without the evaluation, which was the
+//! trained one) and of version 1 (`OFTDATA1`: a 40-byte settings block without the label
+//! search, 17-byte positions without the outcome, whose label is the outcome) are read as well.
 
 use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
@@ -26,13 +27,19 @@ use std::path::Path;
 use thiserror::Error;
 
 /// The first bytes of a data file.
-pub const MAGIC: [u8; 8] = *b"OFTDATA2";
+pub const MAGIC: [u8; 8] = *b"OFTDATA3";
+
+/// The first bytes of a data file of version 2 (read only).
+pub const MAGIC_V2: [u8; 8] = *b"OFTDATA2";
 
 /// The first bytes of a data file of version 1 (read only).
 pub const MAGIC_V1: [u8; 8] = *b"OFTDATA1";
 
 /// Bytes of the header.
-pub const HEADER_LEN: usize = 8 + 56;
+pub const HEADER_LEN: usize = 8 + 60;
+
+/// Bytes of the header of version 2.
+const HEADER_LEN_V2: usize = 8 + 56;
 
 /// Bytes of the header of version 1.
 const HEADER_LEN_V1: usize = 8 + 40;
@@ -64,6 +71,46 @@ impl Sample {
     }
 }
 
+/// The evaluation a file's games are played (and searched labels made) with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Play {
+    /// The trained evaluation embedded in the engine that generates: each generation of
+    /// weights plays the games the next learns from.
+    #[default]
+    Trained,
+    /// The hand-tuned evaluation, which needs no weights: the first generation, from scratch.
+    HandTuned,
+}
+
+impl Play {
+    fn code(self) -> u32 {
+        match self {
+            Play::Trained => 0,
+            Play::HandTuned => 1,
+        }
+    }
+
+    fn from_code(code: u32) -> Result<Play, DataError> {
+        match code {
+            0 => Ok(Play::Trained),
+            1 => Ok(Play::HandTuned),
+            other => Err(DataError::UnknownPlay(other)),
+        }
+    }
+}
+
+impl std::str::FromStr for Play {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Play, String> {
+        match text {
+            "trained" => Ok(Play::Trained),
+            "hand-tuned" => Ok(Play::HandTuned),
+            other => Err(format!("\"{other}\" is not trained or hand-tuned")),
+        }
+    }
+}
+
 /// How a data file was generated; a resumed run must use the same settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
@@ -88,6 +135,8 @@ pub struct Settings {
     pub label_depth: u32,
     /// Positions before the solve point with at most this many empties are labelled by search.
     pub label_max_empties: u32,
+    /// The evaluation the games are played and searched labels made with.
+    pub play: Play,
 }
 
 impl Default for Settings {
@@ -103,6 +152,7 @@ impl Default for Settings {
             label_nodes: 0,
             label_depth: 0,
             label_max_empties: 0,
+            play: Play::Trained,
         }
     }
 }
@@ -121,19 +171,21 @@ impl Settings {
         bytes.extend_from_slice(&self.label_nodes.to_le_bytes());
         bytes.extend_from_slice(&self.label_depth.to_le_bytes());
         bytes.extend_from_slice(&self.label_max_empties.to_le_bytes());
+        bytes.extend_from_slice(&self.play.code().to_le_bytes());
         bytes
     }
 
     /// Settings from a header, and the file's format version.
     pub fn from_header(bytes: &[u8]) -> Result<(Settings, Version), DataError> {
         let version = match bytes.get(..8) {
-            Some(magic) if magic == MAGIC && bytes.len() >= HEADER_LEN => Version::Two,
+            Some(magic) if magic == MAGIC && bytes.len() >= HEADER_LEN => Version::Three,
+            Some(magic) if magic == MAGIC_V2 && bytes.len() >= HEADER_LEN_V2 => Version::Two,
             Some(magic) if magic == MAGIC_V1 && bytes.len() >= HEADER_LEN_V1 => Version::One,
             _ => return Err(DataError::NotData),
         };
         let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8"));
         let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4"));
-        let labelled = version == Version::Two;
+        let labelled = version != Version::One;
         let settings = Settings {
             seed: u64_at(8),
             solve_empties: u32_at(16),
@@ -145,6 +197,11 @@ impl Settings {
             label_nodes: if labelled { u64_at(48) } else { 0 },
             label_depth: if labelled { u32_at(56) } else { 0 },
             label_max_empties: if labelled { u32_at(60) } else { 0 },
+            play: if version == Version::Three {
+                Play::from_code(u32_at(64))?
+            } else {
+                Play::Trained
+            },
         };
         Ok((settings, version))
     }
@@ -155,22 +212,25 @@ impl Settings {
 pub enum Version {
     /// `OFTDATA1`: one label, the outcome. Read only.
     One,
-    /// `OFTDATA2`: a label and the outcome.
+    /// `OFTDATA2`: a label and the outcome, played by the trained evaluation. Read only.
     Two,
+    /// `OFTDATA3`: as version 2, with the evaluation that played.
+    Three,
 }
 
 impl Version {
     fn header_len(self) -> usize {
         match self {
             Version::One => HEADER_LEN_V1,
-            Version::Two => HEADER_LEN,
+            Version::Two => HEADER_LEN_V2,
+            Version::Three => HEADER_LEN,
         }
     }
 
     fn record_len(self) -> usize {
         match self {
             Version::One => RECORD_LEN_V1,
-            Version::Two => RECORD_LEN,
+            Version::Two | Version::Three => RECORD_LEN,
         }
     }
 }
@@ -223,6 +283,8 @@ impl DataFile {
 pub enum DataError {
     #[error("not a training data file (bad magic or short header)")]
     NotData,
+    #[error("the header names evaluation {0}, which is neither trained (0) nor hand-tuned (1)")]
+    UnknownPlay(u32),
     #[error("game blocks out of order: expected game {expected}, found {found}")]
     OutOfOrder { expected: u32, found: u32 },
     #[error(transparent)]

@@ -519,13 +519,18 @@ pub fn eval_stats(
     weights_path: &Path,
     options: &FitOptions,
 ) -> Result<(), FitError> {
-    let bytes = std::fs::read(weights_path)
-        .map_err(|source| FitError::Io { path: weights_path.to_path_buf(), source })?;
-    let weights = Weights::from_bytes(&bytes)
-        .map_err(|source| FitError::Weights { path: weights_path.to_path_buf(), source })?;
+    let weights = read_weights(weights_path)?;
     let dataset = load(files, options)?;
     report(&dataset, &weights);
     Ok(())
+}
+
+/// Reads and checks a weights file.
+pub fn read_weights(path: &Path) -> Result<Weights, FitError> {
+    let bytes =
+        std::fs::read(path).map_err(|source| FitError::Io { path: path.to_path_buf(), source })?;
+    Weights::from_bytes(&bytes)
+        .map_err(|source| FitError::Weights { path: path.to_path_buf(), source })
 }
 
 /// Prints the error tables of `weights` (held-out and training) and of predicting 0.

@@ -34,7 +34,7 @@ use outflank_engine::solve::{Goal, Scoring, SolveOptions, solve_with};
 use outflank_engine::{Board, Move};
 use thiserror::Error;
 
-use crate::data::{self, DataError, GameBlock, HEADER_LEN, Sample, Settings, Version};
+use crate::data::{self, DataError, GameBlock, HEADER_LEN, Play, Sample, Settings, Version};
 use crate::pattern::layout::canonical;
 use crate::rng::Rng;
 
@@ -74,7 +74,7 @@ pub enum GenerateError {
     Io(#[from] io::Error),
     #[error("the file was generated with other settings ({0:?}); use another output file")]
     OtherSettings(Box<Settings>),
-    #[error("the file is of format version 1, which can be read but not extended")]
+    #[error("the file is of an older format version, which can be read but not extended")]
     OldVersion,
 }
 
@@ -90,9 +90,9 @@ pub struct Engines {
 impl Engines {
     /// The searches for `settings`.
     ///
-    /// Both use the evaluation shipped in the engine at the time (each generation of weights
-    /// plays and labels the games the next one learns from), so the data depends on the commit
-    /// it is made at, and on nothing else.
+    /// Both use the evaluation of `settings.play`: the trained one is the weights shipped in
+    /// the engine at the time (each generation of weights plays and labels the games the next
+    /// one learns from), so the data depends on the commit it is made at, and on nothing else.
     pub fn new(settings: &Settings) -> Engines {
         let label = Search::new(SearchLimits {
             max_depth: settings.label_depth,
@@ -100,7 +100,7 @@ impl Engines {
             exact_empties: 0,
             exact_node_limit: 0,
         })
-        .with_evaluation(Evaluation::Pattern);
+        .with_evaluation(evaluation(settings.play));
         Engines { play: game_search(settings), label }
     }
 }
@@ -130,33 +130,46 @@ pub fn search_label(board: &Board, search: &mut Search) -> i32 {
     }
 }
 
-/// One game played: its labelled positions, or `None` when a solve hit its node limit.
-pub fn play_game(settings: &Settings, game: u32, engines: &mut Engines) -> Option<Vec<Sample>> {
-    let mut rng = Rng::for_stream(settings.seed, u64::from(game));
+/// Plays a game from the start the way the generator's games are played (random plies first,
+/// then `search` with a few random moves, drawn from `rng`) until it ends or has `empties`
+/// empties left: the positions where a move was chosen, in order, and the board reached.
+pub fn play_until(
+    settings: &Settings,
+    rng: &mut Rng,
+    search: &mut Search,
+    empties: u32,
+) -> (Vec<Board>, Board) {
     let mut board = Board::start();
-    // Positions before the solve point, with their mover's colour.
-    let mut before: Vec<Board> = Vec::new();
-
+    let mut chosen: Vec<Board> = Vec::new();
     let span = u64::from(settings.random_max.saturating_sub(settings.random_min)) + 1;
     let random_plies = settings.random_min as u64 + rng.below(span);
     let mut ply = 0u64;
-    while !board.is_game_over() && board.empty().count() > settings.solve_empties {
+    while !board.is_game_over() && board.empty().count() > empties {
         let moves = board.legal_moves();
         if moves.is_empty() {
             board = board.play(Move::Pass).expect("a forced pass is legal");
             continue;
         }
-        before.push(board);
+        chosen.push(board);
         let random = ply < random_plies || rng.below(1000) < u64::from(settings.random_per_mille);
         let mv = if random {
             let squares: Vec<_> = moves.into_iter().collect();
             Move::Place(squares[rng.below(squares.len() as u64) as usize])
         } else {
-            engines.play.run(&board, None).expect("a position with a move, never cancelled").mv
+            search.run(&board, None).expect("a position with a move, never cancelled").mv
         };
         board = board.play(mv).expect("a legal move");
         ply += 1;
     }
+    (chosen, board)
+}
+
+/// One game played: its labelled positions, or `None` when a solve hit its node limit.
+pub fn play_game(settings: &Settings, game: u32, engines: &mut Engines) -> Option<Vec<Sample>> {
+    let mut rng = Rng::for_stream(settings.seed, u64::from(game));
+    // Positions before the solve point, and the board at it.
+    let (before, mut board) =
+        play_until(settings, &mut rng, &mut engines.play, settings.solve_empties);
 
     let mut samples = Vec::with_capacity(before.len() + settings.solve_empties as usize);
     let exact = |board: &Board, outcome: i32| Sample {
@@ -225,7 +238,15 @@ pub fn game_search(settings: &Settings) -> Search {
         exact_empties: 0,
         exact_node_limit: 0,
     })
-    .with_evaluation(Evaluation::Pattern)
+    .with_evaluation(evaluation(settings.play))
+}
+
+/// The engine's evaluation for `play`.
+fn evaluation(play: Play) -> Evaluation {
+    match play {
+        Play::Trained => Evaluation::Pattern,
+        Play::HandTuned => Evaluation::Full,
+    }
 }
 
 /// Keeps the positions of `samples` not in `seen` (by canonical form), adding them to it.
@@ -244,7 +265,7 @@ pub fn generate(path: &Path, options: &GenerateOptions) -> Result<Summary, Gener
 
     let file = if path.exists() && std::fs::metadata(path)?.len() > 0 {
         let existing = data::read(path)?;
-        if existing.version != Version::Two {
+        if existing.version != Version::Three {
             return Err(GenerateError::OldVersion);
         }
         if existing.settings != settings {

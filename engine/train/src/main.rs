@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use outflank_train::blend;
 use outflank_train::data::Settings;
+use outflank_train::exact_check::{self, CheckOptions};
 use outflank_train::fit::{self, FitOptions, PhaseLambda};
 use outflank_train::generate::{self, GenerateOptions};
 
@@ -16,17 +17,25 @@ usage:
                           [--solve-empties E] [--random-min A] [--random-max B]
                           [--random-per-mille R] [--search-nodes K] [--solve-node-limit L]
                           [--label-nodes N --label-depth D --label-max-empties M]
+                          [--play trained|hand-tuned]
   outflank-train fit --out WEIGHTS [--seed S] [--threads T] [--holdout F] [--lambda X]
                      [--lambda-empties LOW-HIGH=X]... [--iterations I] [--window W]
                      [--chain 0|1] DATA...
   outflank-train eval-stats --weights WEIGHTS [--seed S] [--holdout F] DATA...
   outflank-train blend --out WEIGHTS --share S FIRST SECOND
+  outflank-train exact-check --weights WEIGHTS --positions N [--seed S] [--threads T]
+                             [--empties LOW-HIGH] [--label-depth D] [--label-nodes K]
+                             [--search-nodes K] [--solve-node-limit L]
 
-generate plays self-play games (resuming after the games already in FILE) and labels their
-positions with exact endgame results (and, with --label-nodes, the positions before the solve
-point with at most M empties by a D-ply search); fit fits the pattern weights by least squares and
+generate plays self-play games (resuming after the games already in FILE) with the engine's
+trained evaluation (or, with --play hand-tuned, its hand-tuned one, to start from scratch) and
+labels their positions with exact endgame results (and, with --label-nodes, the positions
+before the solve point with at most M empties by a D-ply search); fit fits the pattern weights by least squares and
 reports the held-out error by phase; eval-stats reports the error of a weights file; blend
-writes each weight as S times FIRST's plus (1 - S) times SECOND's.";
+writes each weight as S times FIRST's plus (1 - S) times SECOND's; exact-check plays new games
+(seed 1001 unless given) to positions of LOW to HIGH empties (20-28), solves each exactly and
+reports the error of the weights' evaluation and of a D-ply search (12, at most 1000000 nodes)
+against the exact values.";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -106,6 +115,17 @@ fn data_files(args: &Args) -> Result<Vec<PathBuf>, String> {
     Ok(args.positional.iter().map(PathBuf::from).collect())
 }
 
+/// `LOW-HIGH` empties, both from 1 to 60, `LOW` at most `HIGH`.
+fn empties_range(text: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
+    let parsed = text.split_once('-').and_then(|(low, high)| {
+        Some((low.trim().parse::<u32>().ok()?, high.trim().parse::<u32>().ok()?))
+    });
+    match parsed {
+        Some((low, high)) if (1..=high).contains(&low) && high <= 60 => Ok(low..=high),
+        _ => Err(format!("--empties: \"{text}\" is not LOW-HIGH with 1 <= LOW <= HIGH <= 60")),
+    }
+}
+
 fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
@@ -129,6 +149,10 @@ fn run(args: &[String]) -> Result<(), String> {
                 label_nodes: args.number("label-nodes", d.label_nodes)?,
                 label_depth: args.number("label-depth", d.label_depth)?,
                 label_max_empties: args.number("label-max-empties", d.label_max_empties)?,
+                play: match args.take("play") {
+                    Some(text) => text.parse().map_err(|e| format!("--play: {e}"))?,
+                    None => d.play,
+                },
             };
             if settings.label_nodes > 0 && settings.label_depth == 0 {
                 return Err("--label-nodes needs --label-depth".into());
@@ -204,6 +228,36 @@ fn run(args: &[String]) -> Result<(), String> {
             };
             blend::blend_files(Path::new(first), Path::new(second), share, &out)
                 .map_err(|e| e.to_string())
+        }
+        "exact-check" => {
+            let d = Settings::default();
+            let settings = Settings {
+                seed: args.number("seed", 1001)?,
+                search_nodes: args.number("search-nodes", d.search_nodes)?,
+                solve_node_limit: args.number("solve-node-limit", 4_000_000_000)?,
+                label_depth: args.number("label-depth", 12)?,
+                label_nodes: args.number("label-nodes", 1_000_000)?,
+                ..d
+            };
+            if settings.label_depth == 0 {
+                return Err("--label-depth must be at least 1".into());
+            }
+            let empties = match args.take("empties") {
+                None => 20..=28,
+                Some(text) => empties_range(&text)?,
+            };
+            let weights = PathBuf::from(args.required("weights")?);
+            let positions = args.number("positions", 0u32)?;
+            let threads = args.number("threads", default_threads())?;
+            args.finish()?;
+            if positions == 0 {
+                return Err("--positions must be at least 1".into());
+            }
+            let weights = fit::read_weights(&weights).map_err(|e| e.to_string())?;
+            let options = CheckOptions { settings, positions, empties, threads, progress: true };
+            let report = exact_check::check(&weights, &options);
+            print!("{}", exact_check::table(&report, settings.label_depth));
+            Ok(())
         }
         _ => Err(format!("unknown command \"{command}\"\n\n{USAGE}")),
     }

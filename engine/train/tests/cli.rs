@@ -68,3 +68,32 @@ fn blend_needs_a_share_and_two_files() {
     assert_eq!(not_a_number.status.code(), Some(2));
     assert_eq!(stderr(&not_a_number), "error: --share: \"half\" is not a number\n");
 }
+
+#[test]
+fn exact_check_refuses_a_bad_range_or_no_positions() {
+    let base = ["exact-check", "--weights", "../weights/eval.bin"];
+    for (extra, message) in [
+        (&["--positions", "3", "--empties", "30-20"][..], "--empties: \"30-20\" is not LOW-HIGH"),
+        (&["--positions", "3", "--empties", "0-10"][..], "--empties: \"0-10\" is not LOW-HIGH"),
+        (&["--positions", "3", "--empties", "20"][..], "--empties: \"20\" is not LOW-HIGH"),
+        (&["--positions", "0"][..], "--positions must be at least 1"),
+        (&["--positions", "3", "--label-depth", "0"][..], "--label-depth must be at least 1"),
+    ] {
+        let output = train(&[&base[..], extra].concat());
+        assert_eq!(output.status.code(), Some(2), "{extra:?}");
+        assert!(stderr(&output).contains(message), "{extra:?}: {}", stderr(&output));
+    }
+}
+
+#[test]
+fn exact_check_prints_the_errors_against_the_exact_values() {
+    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/eval.bin");
+    let args = ["exact-check", "--weights", weights, "--positions", "4", "--empties", "8-9"];
+    let output = train(&[&args[..], &["--search-nodes", "2000", "--threads", "2"]].concat());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("empties  positions  evaluation  12-ply search"), "{text}");
+    assert!(lines.iter().any(|line| line.starts_with("all ")), "{text}");
+    assert!(lines.last().unwrap().starts_with("left out: "), "{text}");
+}

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use outflank_engine::solve::solve;
 use outflank_engine::{Bitboard, Board, Color};
-use outflank_train::data::{self, Settings};
+use outflank_train::data::{self, Play, Settings};
 use outflank_train::generate::{
     Engines, GenerateError, GenerateOptions, generate, play_game, search_label,
 };
@@ -159,4 +159,50 @@ fn a_version_one_file_reads_with_its_label_as_the_outcome_and_cannot_be_extended
     let options = GenerateOptions { settings: file.settings, ..options(7, 2, 1) };
     assert!(matches!(generate(&path, &options), Err(GenerateError::OldVersion)));
     let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn a_version_two_file_reads_as_played_by_the_trained_evaluation_and_cannot_be_extended() {
+    let v3 = temp("v3-for-v2.bin");
+    generate(&v3, &options(17, 2, 1)).unwrap();
+    let v3_bytes = std::fs::read(&v3).unwrap();
+    // The same file as version 2 wrote it: its magic, and no evaluation in the settings.
+    let mut bytes = b"OFTDATA2".to_vec();
+    bytes.extend_from_slice(&v3_bytes[8..64]);
+    bytes.extend_from_slice(&v3_bytes[68..]);
+    let file = data::parse(&bytes).unwrap();
+    assert_eq!(file.version, data::Version::Two);
+    assert_eq!(file.settings, settings(17));
+    assert_eq!(file.games, data::read(&v3).unwrap().games);
+
+    let path = temp("v2.bin");
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(matches!(generate(&path, &options(17, 3, 1)), Err(GenerateError::OldVersion)));
+    for path in [path, v3] {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+#[test]
+fn games_played_by_the_hand_tuned_evaluation_are_other_games_and_say_so() {
+    let hand_tuned = |games| GenerateOptions {
+        settings: Settings { play: Play::HandTuned, ..settings(19) },
+        ..options(19, games, 2)
+    };
+    let (trained, classic) = (temp("trained.bin"), temp("hand-tuned.bin"));
+    generate(&trained, &options(19, 2, 2)).unwrap();
+    generate(&classic, &hand_tuned(2)).unwrap();
+    let file = data::read(&classic).unwrap();
+    assert_eq!(file.settings.play, Play::HandTuned);
+    assert_ne!(file.games, data::read(&trained).unwrap().games);
+    // Resuming with the other evaluation is refused; with the same, it goes on.
+    assert!(matches!(generate(&classic, &options(19, 3, 2)), Err(GenerateError::OtherSettings(_))));
+    assert_eq!(generate(&classic, &hand_tuned(3)).unwrap().played, 1);
+
+    let mut bytes = std::fs::read(&classic).unwrap();
+    bytes[64..68].copy_from_slice(&7u32.to_le_bytes());
+    assert!(matches!(data::parse(&bytes), Err(data::DataError::UnknownPlay(7))));
+    for path in [trained, classic] {
+        let _ = std::fs::remove_file(path);
+    }
 }
