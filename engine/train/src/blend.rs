@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use crate::output::write_whole;
 use crate::pattern::weights::{Weights, WeightsError};
 
 /// Why a blend failed.
@@ -49,14 +50,6 @@ pub fn blend_files(first: &Path, second: &Path, share: f64, out: &Path) -> Resul
             .map_err(|source| BlendError::Weights { path: path.to_path_buf(), source })
     };
     let weights = blend(&read(first)?, &read(second)?, share)?;
-    // Written beside `out` and renamed over it, so that a failed write leaves no partial file.
-    let mut partial = out.as_os_str().to_owned();
-    partial.push(".partial");
-    let partial = PathBuf::from(partial);
-    std::fs::write(&partial, weights.to_bytes())
-        .and_then(|()| std::fs::rename(&partial, out))
-        .map_err(|source| {
-            let _ = std::fs::remove_file(&partial);
-            BlendError::Io { path: out.to_path_buf(), source }
-        })
+    write_whole(out, &weights.to_bytes())
+        .map_err(|source| BlendError::Io { path: out.to_path_buf(), source })
 }

@@ -26,6 +26,7 @@ use outflank_engine::{Bitboard, Board, Color};
 use thiserror::Error;
 
 use crate::data::{self, DataError, Sample};
+use crate::output::write_whole;
 use crate::pattern::layout::{
     FEATURES, PHASE_LEN, PHASE_WIDTH, PHASES, TABLE_OFFSETS, TABLE_SIZES, TABLES, canonical,
     features, mirror_index, phase,
@@ -501,7 +502,7 @@ pub fn fit_files(files: &[PathBuf], out: &Path, options: &FitOptions) -> Result<
         );
     }
     let weights = fit(&dataset, options)?;
-    std::fs::write(out, weights.to_bytes())
+    write_whole(out, &weights.to_bytes())
         .map_err(|source| FitError::Io { path: out.to_path_buf(), source })?;
     report(&dataset, &weights);
     println!(

@@ -10,6 +10,7 @@ use outflank_train::data::Settings;
 use outflank_train::exact_check::{self, CheckOptions};
 use outflank_train::fit::{self, FitOptions, PhaseLambda};
 use outflank_train::generate::{self, GenerateOptions};
+use outflank_train::positions;
 
 const USAGE: &str = "\
 usage:
@@ -26,6 +27,7 @@ usage:
   outflank-train exact-check --weights WEIGHTS --positions N [--seed S] [--threads T]
                              [--empties LOW-HIGH] [--label-depth D] [--label-nodes K]
                              [--search-nodes K] [--solve-node-limit L]
+  outflank-train positions --out FILE.obf --positions N [--seed S] [--empties LOW-HIGH] DATA...
 
 generate plays self-play games (resuming after the games already in FILE) with the engine's
 trained evaluation (or, with --play hand-tuned, its hand-tuned one, to start from scratch) and
@@ -35,7 +37,8 @@ reports the held-out error by phase; eval-stats reports the error of a weights f
 writes each weight as S times FIRST's plus (1 - S) times SECOND's; exact-check plays new games
 (seed 1001 unless given) to positions of LOW to HIGH empties (20-28), solves each exactly and
 reports the error of the weights' evaluation and of a D-ply search (12, at most 1000000 nodes)
-against the exact values.";
+against the exact values; positions writes N positions of the data files with LOW to HIGH
+empties (10-55), drawn for the seed (1), as an OBF file, for outflank-engine probcut-fit --file.";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -257,6 +260,25 @@ fn run(args: &[String]) -> Result<(), String> {
             let options = CheckOptions { settings, positions, empties, threads, progress: true };
             let report = exact_check::check(&weights, &options);
             print!("{}", exact_check::table(&report, settings.label_depth));
+            Ok(())
+        }
+        "positions" => {
+            let out = PathBuf::from(args.required("out")?);
+            let count = args.number("positions", 0usize)?;
+            let seed = args.number("seed", 1u64)?;
+            let empties = match args.take("empties") {
+                None => 10..=55,
+                Some(text) => empties_range(&text)?,
+            };
+            let files = data_files(&args)?;
+            args.finish()?;
+            if count == 0 {
+                return Err("--positions must be at least 1".into());
+            }
+            let boards =
+                positions::sample(&files, count, seed, empties).map_err(|e| e.to_string())?;
+            positions::write_obf(&out, &boards).map_err(|e| e.to_string())?;
+            println!("{}: {} positions", out.display(), boards.len());
             Ok(())
         }
         _ => Err(format!("unknown command \"{command}\"\n\n{USAGE}")),

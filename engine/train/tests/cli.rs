@@ -97,3 +97,14 @@ fn exact_check_prints_the_errors_against_the_exact_values() {
     assert!(lines.iter().any(|line| line.starts_with("all ")), "{text}");
     assert!(lines.last().unwrap().starts_with("left out: "), "{text}");
 }
+
+#[test]
+fn positions_refuses_no_positions_and_a_missing_data_file() {
+    let output = train(&["positions", "--out", "p.obf", "--positions", "0", "d.bin"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("--positions must be at least 1"), "{}", stderr(&output));
+    let output = train(&["positions", "--out", "p.obf", "--positions", "5", "missing.bin"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("missing.bin"), "{}", stderr(&output));
+    assert!(!std::path::Path::new("p.obf").exists());
+}

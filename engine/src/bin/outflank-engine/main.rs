@@ -7,6 +7,7 @@
 mod bestmove;
 mod matches;
 mod nboard;
+mod obf;
 mod perft;
 mod probcut;
 mod review;
@@ -32,7 +33,8 @@ commands:
   values [--depth N] [--exact N] [--threads N] \"<position or move list>\"
                                              every legal move valued, best first
                                              (review and values: one thread a core by default)
-  probcut-fit [--positions N]                measure the margins of probabilistic cut-offs
+  probcut-fit [--positions N] [--file PATH]  measure the margins of probabilistic cut-offs,
+                                             on self-play positions or an OBF file's
   nboard [--threads N]                       be an engine for the NBoard GUI: the NBoard
                                              protocol on stdin and stdout";
 

@@ -1,8 +1,10 @@
-//! `probcut-fit [--positions N]`: measures the spread of deep-minus-shallow search scores that
-//! ProbCut's margins rest on, and prints the table for `src/ai/probcut.rs`.
+//! `probcut-fit [--positions N] [--file PATH]`: measures the spread of deep-minus-shallow
+//! search scores that ProbCut's margins rest on, and prints the table for `src/ai/probcut.rs`.
 //!
-//! Positions come from self-play: balanced openings continued by level-7 play, sampled every
-//! few plies from 10 to 55 empties. Each is searched with the trained evaluation and no cut-offs
+//! Positions come from self-play (balanced openings continued by level-7 play, sampled every
+//! few plies from 10 to 55 empties), or with `--file` from an OBF file, such as the training
+//! data's positions written by `outflank-train positions`: the first N of them with a move
+//! to play. Each is searched with the trained evaluation and no cut-offs
 //! at every depth `d` from 3 to 10 and at `d`'s shallow depth; σ is the standard deviation of
 //! the difference, by stage of the game. Depths 11 and 12 take depth 10's σ.
 
@@ -16,21 +18,41 @@ const FIT_DEPTHS: std::ops::RangeInclusive<u32> = 3..=10;
 const STAGES: usize = 5;
 
 pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
-    let mut positions = 300;
+    let mut positions = None;
+    let mut file = None;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--positions" => {
                 let value =
                     args.next().ok_or_else(|| CliError("--positions needs a number".into()))?;
-                positions = value
-                    .parse()
-                    .map_err(|_| CliError(format!("--positions needs a number, not {value:?}")))?;
+                positions =
+                    Some(value.parse().map_err(|_| {
+                        CliError(format!("--positions needs a number, not {value:?}"))
+                    })?);
+            }
+            "--file" => {
+                file = Some(args.next().ok_or_else(|| CliError("--file needs a path".into()))?);
             }
             other => return Err(CliError(format!("unknown argument {other:?} for probcut-fit"))),
         }
     }
-    let boards = sample_positions(positions);
+    let boards = match file {
+        Some(path) => {
+            let playable = |board: &Board| !board.is_game_over() && !board.must_pass();
+            let boards: Vec<Board> = crate::obf::read(path, None)?
+                .into_iter()
+                .map(|entry| entry.board)
+                .filter(playable)
+                .take(positions.unwrap_or(usize::MAX))
+                .collect();
+            if boards.is_empty() {
+                return Err(CliError(format!("{path} holds no position with a move to play")));
+            }
+            boards
+        }
+        None => sample_positions(positions.unwrap_or(300)),
+    };
     // sums[stage][depth]: (n, Σx, Σx²) of deep − shallow.
     let mut sums = [[(0u64, 0f64, 0f64); 11]; STAGES];
     for board in &boards {

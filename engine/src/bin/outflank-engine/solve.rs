@@ -15,6 +15,7 @@ use outflank_engine::solve::{Scoring, Solution, SolveOptions, solve_with};
 use serde_json::json;
 
 use crate::CliError;
+use crate::obf;
 
 pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
     let mut args = args.to_vec();
@@ -149,30 +150,6 @@ fn solve_one(board: &Board, scoring: Scoring, threads: usize, json: bool) -> Res
     Ok(())
 }
 
-/// One position of an OBF file.
-struct Entry {
-    line: usize,
-    board: Board,
-    /// The file's best score, if it lists any moves.
-    expected: Option<i32>,
-}
-
-/// Parses an OBF line: `<position> <side>; MOVE:score; ...`.
-fn parse_entry(line: usize, text: &str) -> Result<Entry, CliError> {
-    let bad = |why: String| CliError(format!("line {line}: {why}"));
-    let mut fields = text.split(';');
-    let board: Board = fields.next().unwrap_or("").parse().map_err(|e| bad(format!("{e}")))?;
-    let mut expected = None;
-    for field in fields.map(str::trim).filter(|f| !f.is_empty()) {
-        let score = field
-            .split_once(':')
-            .and_then(|(_, score)| score.trim().parse::<i32>().ok())
-            .ok_or_else(|| bad(format!("{field:?} is not MOVE:score")))?;
-        expected.get_or_insert(score);
-    }
-    Ok(Entry { line, board, expected })
-}
-
 fn solve_file(
     path: &str,
     scoring: Scoring,
@@ -180,16 +157,7 @@ fn solve_file(
     threads: usize,
     json: bool,
 ) -> Result<(), CliError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| CliError(format!("cannot read {path}: {e}")))?;
-    let entries = text
-        .lines()
-        .enumerate()
-        .map(|(at, line)| (at + 1, line.trim()))
-        .filter(|(_, line)| !line.is_empty() && !line.starts_with('%') && !line.starts_with('#'))
-        .take(limit.unwrap_or(usize::MAX))
-        .map(|(number, line)| parse_entry(number, line))
-        .collect::<Result<Vec<_>, _>>()?;
+    let entries = obf::read(path, limit)?;
 
     let mut rows = Vec::new();
     let (mut nodes, mut seconds, mut mismatches) = (0u64, 0f64, 0usize);
