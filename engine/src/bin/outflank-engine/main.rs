@@ -48,6 +48,14 @@ impl<E: std::fmt::Display> From<E> for CliError {
     }
 }
 
+/// The value of a `--threads` option: 1 to 256.
+pub fn threads_option(text: &str) -> Result<usize, CliError> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|threads| (1..=256).contains(threads))
+        .ok_or_else(|| CliError(format!("--threads {text:?} is not 1 to 256")))
+}
+
 fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let json = take_flag(&mut args, "--json");

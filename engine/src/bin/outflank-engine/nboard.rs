@@ -19,10 +19,7 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
     }
     let threads = match args {
         [] => std::thread::available_parallelism().map_or(1, usize::from),
-        [option, count] if option == "--threads" => match count.parse::<usize>() {
-            Ok(threads @ 1..=256) => threads,
-            _ => return Err(CliError(format!("--threads {count:?} is not 1 to 256"))),
-        },
+        [option, count] if option == "--threads" => crate::threads_option(count)?,
         [arg, ..] => {
             return Err(CliError(format!("nboard takes only --threads N, found {arg:?}")));
         }

@@ -14,8 +14,8 @@ use outflank_engine::Board;
 use outflank_engine::solve::{Scoring, Solution, SolveOptions, solve_with};
 use serde_json::json;
 
-use crate::CliError;
 use crate::obf;
+use crate::{CliError, threads_option};
 
 pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
     let mut args = args.to_vec();
@@ -36,12 +36,7 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
         })
         .transpose()?;
     let threads = take_option(&mut args, "--threads")?
-        .map(|text| {
-            text.parse::<usize>()
-                .ok()
-                .filter(|&n| (1..=256).contains(&n))
-                .ok_or_else(|| CliError(format!("--threads {text:?} is not 1 to 256")))
-        })
+        .map(|text| threads_option(&text))
         .transpose()?
         .unwrap_or(1);
     let file = take_option(&mut args, "--file")?;
