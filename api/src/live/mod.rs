@@ -35,11 +35,11 @@
 
 mod announcement;
 mod broadcast;
-mod clock;
 mod command;
 mod draw;
 mod event;
 mod history;
+mod move_clock;
 mod rematch;
 mod setup;
 mod snapshot;
@@ -51,11 +51,11 @@ mod tests;
 
 pub use announcement::Announcement;
 pub use broadcast::{Broadcast, CatchUp};
-pub use clock::MoveClock;
 pub use command::{Action, Command, CommandError};
 pub use draw::DRAW_OFFER_INTERVAL_PLIES;
 pub use event::{Event, SearchId, SearchRequest};
 pub use history::{History, Resume};
+pub use move_clock::MoveClock;
 pub use rematch::RematchView;
 pub use setup::{
     DEFAULT_COMPUTER_DELAY_MS, DEFAULT_LAG_ALLOWANCE_MS, DEFAULT_MOVE_TIME_MS, Human, Player,

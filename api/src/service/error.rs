@@ -2,13 +2,12 @@
 
 use thiserror::Error;
 
-use crate::cluster::wire::Refusal;
 use crate::domain::GameId;
 use crate::live::CommandError;
 use crate::storage::DbError;
 
-use super::computer_budget::OverBudget;
-use super::convert::CorruptGame;
+use super::compute::OverBudget;
+use super::games::CorruptGame;
 
 /// Why a request to a game failed. Domain errors only: the socket edge decides what a client
 /// is told.
@@ -31,28 +30,5 @@ pub enum ServiceError {
 impl From<DbError> for ServiceError {
     fn from(error: DbError) -> ServiceError {
         ServiceError::Storage(error)
-    }
-}
-
-impl ServiceError {
-    /// How the node running a game tells another node that it refused a command.
-    pub(super) fn refusal(&self) -> Refusal {
-        match self {
-            ServiceError::Command(error) => Refusal::Command(*error),
-            ServiceError::NotFound(_) => Refusal::NotFound,
-            ServiceError::Storage(_)
-            | ServiceError::Unavailable
-            | ServiceError::Corrupt(_)
-            | ServiceError::OverBudget(_) => Refusal::Unavailable,
-        }
-    }
-
-    /// The error of a command that the node running game `id` refused.
-    pub(super) fn refused(id: &GameId, refusal: Refusal) -> ServiceError {
-        match refusal {
-            Refusal::Command(error) => ServiceError::Command(error),
-            Refusal::NotFound => ServiceError::NotFound(id.clone()),
-            Refusal::Unavailable => ServiceError::Unavailable,
-        }
     }
 }

@@ -1,56 +1,39 @@
-//! The imperative shell around live games: one task per game drives its pure state machine,
-//! stores what happened, then tells the subscribers; computer searches run on a bounded pool,
-//! and finished games are analysed by the engine below them ([`Analyses`]).
+//! The imperative shell around the pure core, one folder a job:
 //!
-//! Inside, arrows point one way: the registry ([`GameHub`]) starts game tasks and hands out
-//! [`GameHandle`]s; a task knows only its context and asks the registry for the rest
-//! (`game_task::FollowUp`); the [`Router`] is the one seam to the cluster. The service speaks
-//! in domain values ([`crate::live::Broadcast`], [`ServiceError`]); the socket edge renders them.
+//! - `games`: live games, one task each, reached through a [`GameHandle`] wherever they run;
+//!   the [`Router`] is the one seam to the cluster;
+//! - `compute`: computer searches, the budget of computer games, the analysis board's values;
+//! - `review`: the engine's review of finished games, and the puzzles made from it;
+//! - `matchmaking`: the queue for quick and ranked games, and the computer after a wait;
+//! - `online`: who is connected, and the caps on their sockets.
+//!
+//! The service speaks in domain values ([`crate::live::Broadcast`], [`ServiceError`]); the
+//! socket edge renders them. Time is read through the injected [`Clock`].
 
-mod analysis;
-mod board_values;
-mod clock;
-mod computer_budget;
-mod convert;
+mod compute;
 mod error;
-mod fair_queue;
-mod game_task;
-mod handle;
-mod idle_threads;
-mod local_game;
+mod games;
 mod matchmaking;
 mod online;
-mod presence_ledger;
-pub mod puzzles;
-mod registry;
-mod router;
-mod search;
-mod serving;
+mod review;
 #[cfg(test)]
 mod test_support;
+mod time;
 
-pub use analysis::{
-    AnalysedPly, Analyses, AnalysisError, AnalysisResult, AnalysisSettings, DEFAULT_QUEUE,
-    DEFAULT_WORKERS, ENGINE, PER_PLAYER, SideSummary,
-};
-pub use board_values::{
+pub use compute::{
     BoardValues, BoardValuesError, BoardValuesSettings, DEFAULT_BOARD_CACHE, DEFAULT_BOARD_WAITING,
-    DEFAULT_BOARD_WORKERS, IN_FLIGHT_PER_REQUESTER, Requester,
+    DEFAULT_BOARD_WORKERS, IN_FLIGHT_PER_REQUESTER, LiveSearch, LiveSearches, OverBudget,
+    Requester, SearchOwner, SearchPool, Urgency,
 };
-pub use clock::{Clock, ManualClock};
-pub use computer_budget::OverBudget;
-pub use convert::CorruptGame;
 pub use error::ServiceError;
-pub use fair_queue::{Owner, Urgency};
-pub use game_task::Origin;
-pub use handle::GameHandle;
-pub use local_game::Subscription;
+pub use games::{CorruptGame, GameHandle, GameHub, Origin, Router, Subscription, spawn_serving};
 pub use matchmaking::{GUEST_RATING, Matchmaking, Paired, SeekRefusal};
 pub use online::{
     DEFAULT_SOCKETS_PER_CLIENT, MAX_SOCKETS_PER_PLAYER, Online, OnlineGuard, TooManySockets,
     Visitor,
 };
-pub use registry::GameHub;
-pub use router::Router;
-pub use search::{LiveSearch, LiveSearches, SearchPool};
-pub use serving::spawn_serving;
+pub use review::{
+    AnalysedPly, Analyses, AnalysisError, AnalysisResult, AnalysisSettings, DEFAULT_QUEUE,
+    DEFAULT_WORKERS, ENGINE, PER_PLAYER, SideSummary, puzzles,
+};
+pub use time::{Clock, ManualClock};

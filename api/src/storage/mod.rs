@@ -11,25 +11,26 @@
 //! statements, so racing writers get [`DbError::Conflict`] instead of overwriting each other.
 
 use std::fmt;
-use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use sqlx::any::{AnyPoolOptions, AnyRow};
-use sqlx::error::ErrorKind;
-use sqlx::{Any, AnyPool, Executor, Row};
-use thiserror::Error;
+use sqlx::any::AnyPoolOptions;
+use sqlx::{AnyPool, Executor};
 
+use columns::{convert, get, parse, parse_opt};
 use postgres_writer::PostgresWriter;
 use sqlite_writer::SqliteWriter;
 use write_connection::WriteConnection;
 
 mod accounts;
 mod analyses;
+mod columns;
+mod error;
 mod games;
 mod lobby;
 mod models;
 mod players;
+mod plies;
 mod postgres_writer;
 mod puzzles;
 mod rooms;
@@ -40,6 +41,7 @@ mod write_connection;
 mod write_latency;
 
 pub use accounts::{AccountRow, DELETED_PLAYER, NameError};
+pub use error::{DbError, DbResult};
 pub use lobby::{LobbyGame, SeatStanding};
 pub use models::{
     AnalysisRow, AnalysisStatus, FinishedGame, GameRecord, GameRow, MoveRow, NewGame, NewRoom,
@@ -54,42 +56,6 @@ static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
 
 /// How long an SQLite connection waits for another connection's write lock before failing.
 const SQLITE_BUSY_TIMEOUT_MS: u32 = 5_000;
-
-/// Why a storage operation failed.
-#[derive(Debug, Error)]
-pub enum DbError {
-    /// The row asked for, or a row it refers to, does not exist.
-    #[error("not found")]
-    NotFound,
-    /// The write lost to an existing row or state: a duplicate key, a ply already stored, a game
-    /// already finished, a room already joined.
-    #[error("conflict with stored data")]
-    Conflict,
-    /// Anything else: the database is unreachable, a migration failed, or a stored value cannot
-    /// be read back. The message says which.
-    #[error("database error: {0}")]
-    Other(String),
-}
-
-/// The result of a storage operation.
-pub type DbResult<T> = Result<T, DbError>;
-
-impl From<sqlx::Error> for DbError {
-    /// Unique and primary-key violations (PostgreSQL 23505, SQLite 1555/2067) become
-    /// [`DbError::Conflict`]; foreign-key violations (23503, 787) and missing rows become
-    /// [`DbError::NotFound`].
-    fn from(error: sqlx::Error) -> DbError {
-        match &error {
-            sqlx::Error::RowNotFound => DbError::NotFound,
-            sqlx::Error::Database(database) => match database.kind() {
-                ErrorKind::UniqueViolation => DbError::Conflict,
-                ErrorKind::ForeignKeyViolation => DbError::NotFound,
-                _ => DbError::Other(error.to_string()),
-            },
-            _ => DbError::Other(error.to_string()),
-        }
-    }
-}
 
 /// The database engine behind a [`Store`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -379,43 +345,6 @@ pub fn redact_url(url: &str) -> String {
         redacted.push_str(&pairs.join("&"));
     }
     redacted
-}
-
-/// Reads column `column` of `row`, naming it if the value has the wrong type.
-fn get<'r, T>(row: &'r AnyRow, column: &str) -> DbResult<T>
-where
-    T: sqlx::Decode<'r, Any> + sqlx::Type<Any>,
-{
-    row.try_get(column)
-        .map_err(|error| DbError::Other(format!("cannot read column {column}: {error}")))
-}
-
-/// Parses stored text into a domain value; corrupt data is an error naming the column.
-fn parse<T>(column: &str, text: &str) -> DbResult<T>
-where
-    T: FromStr,
-    T::Err: fmt::Display,
-{
-    text.parse().map_err(|error| DbError::Other(format!("column {column} holds {text:?}: {error}")))
-}
-
-/// Like [`parse`] for a nullable column.
-fn parse_opt<T>(column: &str, text: Option<String>) -> DbResult<Option<T>>
-where
-    T: FromStr,
-    T::Err: fmt::Display,
-{
-    text.map(|text| parse(column, &text)).transpose()
-}
-
-/// Converts between Rust integers and stored ones, naming the column when out of range.
-fn convert<T, U>(column: &str, value: T) -> DbResult<U>
-where
-    T: Copy + fmt::Display,
-    U: TryFrom<T>,
-{
-    U::try_from(value)
-        .map_err(|_| DbError::Other(format!("column {column}: {value} is out of range")))
 }
 
 #[cfg(test)]

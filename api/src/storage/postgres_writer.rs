@@ -24,7 +24,7 @@ use sqlx::{AnyPool, Row};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::sleep_until;
 
-use super::games::{PlyWrite, append_one_postgres, missing_or_over};
+use super::plies::{PlyWrite, append_one_postgres, missing_or_over};
 use super::{DbError, DbResult};
 use crate::domain::GameId;
 

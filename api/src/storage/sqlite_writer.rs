@@ -25,7 +25,7 @@ use serde::Serialize;
 use sqlx::{AnyConnection, AnyPool, Connection};
 use tokio::sync::{Mutex, MutexGuard, mpsc, oneshot};
 
-use super::games::{PlyWrite, missing_or_over};
+use super::plies::{PlyWrite, missing_or_over};
 use super::write_connection::WriteConnection;
 use super::{DbError, DbResult, convert};
 

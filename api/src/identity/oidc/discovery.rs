@@ -4,6 +4,10 @@
 use serde::Deserialize;
 
 use super::OidcError;
+use super::fetch::get_json;
+
+/// Google's OpenID issuer, the default identity provider.
+pub const GOOGLE_ISSUER: &str = "https://accounts.google.com";
 
 /// The parts of the discovery document sign-in needs.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
@@ -21,7 +25,7 @@ pub fn discovery_url(issuer: &str) -> String {
 
 /// Fetches and checks `issuer`'s discovery document: it must name exactly that issuer.
 pub async fn fetch(http: &reqwest::Client, issuer: &str) -> Result<Metadata, OidcError> {
-    let metadata: Metadata = super::get_json(http, &discovery_url(issuer)).await?;
+    let metadata: Metadata = get_json(http, &discovery_url(issuer)).await?;
     if metadata.issuer != issuer {
         return Err(OidcError::Provider(format!(
             "the discovery document names issuer {:?}, not {issuer:?}",

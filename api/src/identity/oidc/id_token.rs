@@ -72,8 +72,8 @@ enum Audience {
 /// `https://accounts.google.com` or `accounts.google.com`; every other provider names exactly
 /// its issuer.
 pub fn accepted_issuers(issuer: &str) -> Vec<&str> {
-    if issuer == super::GOOGLE_ISSUER {
-        vec![super::GOOGLE_ISSUER, "accounts.google.com"]
+    if issuer == super::discovery::GOOGLE_ISSUER {
+        vec![super::discovery::GOOGLE_ISSUER, "accounts.google.com"]
     } else {
         vec![issuer]
     }

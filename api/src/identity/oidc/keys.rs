@@ -56,7 +56,7 @@ impl KeyCache {
         }
         let recently = cached.fetched_at.is_some_and(|at| at.elapsed() < MIN_REFETCH);
         if !recently {
-            let set: JwkSet = super::get_json(http, jwks_uri).await?;
+            let set: JwkSet = super::fetch::get_json(http, jwks_uri).await?;
             cached.keys = usable_keys(set);
             cached.fetched_at = Some(Instant::now());
         }

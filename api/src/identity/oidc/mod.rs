@@ -4,6 +4,8 @@
 //! published keys. The HTTP client follows no redirects.
 
 mod discovery;
+mod error;
+mod fetch;
 mod id_token;
 mod keys;
 pub mod login;
@@ -20,18 +22,14 @@ use oauth2::{
     ExtraTokenFields, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope,
     StandardRevocableToken, StandardTokenResponse, TokenUrl,
 };
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
 use tokio::sync::Mutex;
 
 use crate::secret::Secret;
-pub use discovery::Metadata;
+pub use discovery::{GOOGLE_ISSUER, Metadata};
+pub use error::OidcError;
 use keys::KeyCache;
 pub use login::Login;
-
-/// Google's OpenID issuer, the default identity provider.
-pub const GOOGLE_ISSUER: &str = "https://accounts.google.com";
 
 /// The OpenID Connect client: which provider, and this site's credentials with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,19 +45,6 @@ const HTTP_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long the discovery document is kept before it is read again (providers move endpoints
 /// rarely, but a server runs for months).
 pub const METADATA_TTL: Duration = Duration::from_secs(3600);
-
-/// Why sign-in failed. Details go to the log; the user is told only that it failed.
-#[derive(Debug, Error)]
-pub enum OidcError {
-    #[error("the identity provider could not be used: {0}")]
-    Provider(String),
-    #[error("the code could not be exchanged: {0}")]
-    Exchange(String),
-    #[error("the ID token was refused: {0}")]
-    BadToken(String),
-    #[error("the ID token is signed with a key the provider does not publish")]
-    UnknownKey,
-}
 
 /// Who signed in: the provider and its stable id for the user.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -246,18 +231,4 @@ impl Oidc {
                     .map_err(|error| bad("the redirect URI", error))?,
             ))
     }
-}
-
-/// GETs `url` and reads its JSON body; redirects and error statuses are failures.
-async fn get_json<T: DeserializeOwned>(http: &reqwest::Client, url: &str) -> Result<T, OidcError> {
-    let response = http
-        .get(url)
-        .header(reqwest::header::ACCEPT, "application/json")
-        .send()
-        .await
-        .map_err(|error| OidcError::Provider(format!("GET {url}: {error}")))?;
-    if !response.status().is_success() {
-        return Err(OidcError::Provider(format!("GET {url}: status {}", response.status())));
-    }
-    response.json().await.map_err(|error| OidcError::Provider(format!("GET {url}: {error}")))
 }

@@ -100,7 +100,7 @@ pub fn stored(record: &GameRecord) -> Result<Stored, CorruptGame> {
         start: game.start_position,
         plies: record.moves.iter().map(|row| row.mv).collect(),
         ending,
-        // Another row of the store says: `game_task::restore` looks it up.
+        // Another row of the store says: `task::restore` looks it up.
         rematch: None,
     })
 }

@@ -23,9 +23,9 @@ use tokio::sync::mpsc;
 use crate::domain::{GameId, GameStatus, PlayerId, Timestamp};
 use crate::storage::{AnalysisRow, AnalysisStatus, DbError, PuzzleRow, QueuedAnalysis, Store};
 
-use super::idle_threads::IdleThreads;
+use crate::service::compute::{IdleThreads, LiveSearches};
+
 use super::puzzles;
-use super::search::LiveSearches;
 
 /// The engine that makes the analyses, stored with each: `outflank-engine 0.1.0`.
 pub const ENGINE: &str = concat!("outflank-engine ", env!("CARGO_PKG_VERSION"));

@@ -1,23 +1,22 @@
 //! A way to reach one game, wherever it runs: its task on this node, or, in a cluster, the
-//! node holding its lease, reached through requests on that node's channel.
+//! node holding its lease, reached through the router.
 
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use crate::cluster::wire::{NodeMsg, Reply};
-use crate::cluster::{Cluster, ClusterError};
 use crate::domain::{GameId, PlayerId};
 use crate::live::{Action, Command};
+use crate::service::ServiceError;
 
-use super::ServiceError;
 use super::local_game::{LocalGame, Subscription};
+use super::router::{Answer, RemoteGame};
 
 /// Where a game runs now.
 pub(super) enum Route {
     Local(LocalGame),
-    Remote { cluster: Cluster, owner: String },
+    Remote(RemoteGame),
 }
 
 /// A boxed future of a [`Route`].
@@ -114,20 +113,13 @@ async fn act_anywhere(
     action: Action,
 ) -> Result<(), ServiceError> {
     for _ in 0..2 {
-        let (cluster, owner) = match locate.locate(id).await? {
+        let remote = match locate.locate(id).await? {
             Route::Local(game) => return game.command(Command::Player { by, action }).await,
-            Route::Remote { cluster, owner } => (cluster, owner),
+            Route::Remote(remote) => remote,
         };
-        let (game, by) = (id.clone(), by.clone());
-        let request = |id, from| NodeMsg::Command { id, from, game, by, action };
-        match cluster.request(&owner, request).await {
-            Ok(Reply::Done) => return Ok(()),
-            Ok(Reply::Refused { refusal }) => return Err(ServiceError::refused(id, refusal)),
-            Ok(Reply::NotHere | Reply::Subscribed { .. }) | Err(ClusterError::Timeout) => {}
-            Err(ClusterError::Redis(error)) => {
-                tracing::warn!(%error, "cannot reach the cluster");
-                return Err(ServiceError::Unavailable);
-            }
+        match remote.act(id, by.clone(), action).await {
+            Answer::Answered(result) => return result,
+            Answer::Moved => {}
         }
     }
     Err(ServiceError::Unavailable)
@@ -141,18 +133,9 @@ async fn subscribe_anywhere(
     player: PlayerId,
     since: Option<u64>,
 ) -> Result<Subscription, ServiceError> {
-    let (cluster, owner) = match locate.locate(id).await? {
-        Route::Local(game) => return game.subscribe(player, since).await,
-        Route::Remote { cluster, owner } => (cluster, owner),
-    };
-    let events = cluster.follow(id, &owner).await.map_err(|_| ServiceError::Unavailable)?;
-    let game = id.clone();
-    let request = |id, from| NodeMsg::Subscribe { id, from, game, player, since };
-    match cluster.request(&owner, request).await {
-        Ok(Reply::Subscribed { seat, catch_up, presence }) => {
-            Ok(Subscription { seat, catch_up, presence, events })
-        }
-        _ => Err(ServiceError::Unavailable),
+    match locate.locate(id).await? {
+        Route::Local(game) => game.subscribe(player, since).await,
+        Route::Remote(remote) => remote.subscribe(id, player, since).await,
     }
 }
 
@@ -160,11 +143,7 @@ async fn subscribe_anywhere(
 async fn presence_anywhere(locate: &dyn Locate, id: &GameId, player: PlayerId, connected: bool) {
     match locate.locate(id).await {
         Ok(Route::Local(game)) => game.presence(player, connected).await,
-        Ok(Route::Remote { cluster, owner }) => {
-            let from = cluster.node().to_owned();
-            let msg = NodeMsg::Presence { from, game: id.clone(), player, connected };
-            cluster.tell(&owner, &msg);
-        }
+        Ok(Route::Remote(remote)) => remote.presence(id, player, connected),
         Err(_) => {}
     }
 }

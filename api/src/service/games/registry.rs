@@ -11,22 +11,22 @@ use tokio::sync::{broadcast, mpsc};
 use crate::domain::{ClientKey, GameId, RoomCode};
 use crate::live::{GameState, Setup, Timing};
 use crate::metrics::{ErrorKind, Metrics};
+use crate::service::ServiceError;
+use crate::service::compute::SearchPool;
+use crate::service::review::Analyses;
+use crate::service::time::Clock;
 use crate::storage::{DbError, RoomGame, Store};
-
-use super::ServiceError;
 
 /// How long a game without a clock may go untouched before it is ended as aborted: 30 days.
 pub const ABANDONED_AFTER_MS: i64 = 30 * 24 * 3600 * 1000;
 /// How often the store is swept for such games (and once at start-up).
 const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
-use super::analysis::Analyses;
-use super::clock::Clock;
+
 use super::convert;
-use super::game_task::{self, FollowUp, GameTask, Origin, TaskContext};
 use super::handle::{GameHandle, Locate, Route, RouteFuture};
 use super::local_game::LocalGame;
 use super::router::{Owner, Router};
-use super::search::SearchPool;
+use super::task::{self, FollowUp, GameTask, Origin, TaskContext};
 
 struct Inner {
     games: Mutex<HashMap<GameId, LocalGame>>,
@@ -195,9 +195,8 @@ impl GameHub {
             return Ok(Route::Local(handle));
         }
         let context = &self.inner.context;
-        if let Owner::Node(owner) = context.router.claim(id).await? {
-            let cluster = context.router.cluster().ok_or(ServiceError::Unavailable)?;
-            return Ok(Route::Remote { cluster: cluster.clone(), owner });
+        if let Owner::Elsewhere(remote) = context.router.claim(id).await? {
+            return Ok(Route::Remote(remote));
         }
         let record = match context.store.load_game(id).await {
             Err(DbError::NotFound) => {
@@ -207,7 +206,7 @@ impl GameHub {
             other => other?,
         };
         let now = self.inner.context.clock.now();
-        let state = game_task::restore(&context.store, &record, context.timing, now).await?;
+        let state = task::restore(&context.store, &record, context.timing, now).await?;
         // Another request may have started it meanwhile: keep the first.
         if let Some(handle) = self.running(id) {
             return Ok(Route::Local(handle));
@@ -240,29 +239,19 @@ impl GameHub {
     /// Keeps this node's leases on the games it runs; a game another node has taken over (this
     /// node was thought dead) stops here, and its sockets follow it to the new owner.
     pub fn spawn_lease_renewal(&self) {
-        let Some(cluster) = self.inner.context.router.cluster().cloned() else { return };
+        let Some(mut renewal) = self.inner.context.router.lease_renewal() else { return };
         let hub = self.clone();
         tokio::spawn(async move {
-            let mut every = tokio::time::interval(crate::cluster::RENEW_EVERY);
             loop {
-                tokio::select! {
-                    _ = every.tick() => {}
-                    () = cluster.reconnected() => {}
-                }
+                renewal.due().await;
                 let games: Vec<(GameId, LocalGame)> = {
                     let games = lock(&hub.inner.games);
                     games.iter().map(|(id, handle)| (id.clone(), handle.clone())).collect()
                 };
                 let ids: Vec<GameId> = games.iter().map(|(id, _)| id.clone()).collect();
-                let owners = match cluster.claim_all(&ids).await {
-                    Ok(owners) => owners,
-                    Err(error) => {
-                        tracing::warn!(%error, "cannot renew game leases");
-                        continue;
-                    }
-                };
-                for ((id, handle), owner) in games.into_iter().zip(owners) {
-                    if owner != cluster.node() {
+                let Ok(taken_over) = renewal.renew(&ids).await else { continue };
+                for ((id, handle), owner) in games.into_iter().zip(taken_over) {
+                    if let Some(owner) = owner {
                         tracing::warn!(game = %id, %owner, "another node took this game over");
                         handle.stop().await;
                     }
@@ -391,7 +380,7 @@ impl GameHub {
             }
             // Someone asked for the game before it existed and a node claimed it meanwhile: it
             // is stored, so that node runs it.
-            Owner::Node(_) => Ok(()),
+            Owner::Elsewhere(_) => Ok(()),
         }
     }
 }

@@ -22,14 +22,13 @@ use crate::live::{
 use crate::metrics::{ErrorKind, Metrics};
 use crate::storage::{GameRecord, RoomGame, Store};
 
-use super::ServiceError;
-use super::clock::Clock;
-use super::computer_budget::ComputerBudget;
+use crate::service::ServiceError;
+use crate::service::compute::{ComputerBudget, SearchOwner, SearchPool, Urgency};
+use crate::service::time::Clock;
+
 use super::convert;
-use super::fair_queue::{Owner, Urgency};
 use super::local_game::{LocalGame, Request, Subscription};
 use super::router::Router;
-use super::search::SearchPool;
 
 /// How long a game's task stays up with nobody watching once the game is over (for rematches and
 /// late viewers), or while a game without a clock waits for its player; a later request starts
@@ -88,14 +87,14 @@ pub(super) enum FollowUp {
 /// scheduled under, and how urgent they are.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Origin {
-    pub owner: Owner,
+    pub owner: SearchOwner,
     pub urgency: Urgency,
 }
 
 impl Origin {
     /// A game started by a client at `client` (its searches are shared under that address).
     pub fn client(client: ClientKey) -> Origin {
-        Origin { owner: Owner(client.to_string()), urgency: Urgency::Normal }
+        Origin { owner: SearchOwner(client.to_string()), urgency: Urgency::Normal }
     }
 
     /// The computer standing in for the opponent a seeker at `client` did not find: its
@@ -106,7 +105,7 @@ impl Origin {
 
     /// A game between people: it asks for no search.
     pub fn people() -> Origin {
-        Origin { owner: Owner("people".to_owned()), urgency: Urgency::Normal }
+        Origin { owner: SearchOwner("people".to_owned()), urgency: Urgency::Normal }
     }
 
     /// The origin of a game nobody is known to have started here (restored from the store, or
@@ -114,8 +113,8 @@ impl Origin {
     pub fn of(state: &GameState) -> Origin {
         let person = Color::ALL.iter().find_map(|&color| state.setup().human(color));
         let owner = match person {
-            Some(human) => Owner(format!("player:{}", human.id)),
-            None => Owner(format!("game:{}", state.id())),
+            Some(human) => SearchOwner(format!("player:{}", human.id)),
+            None => SearchOwner(format!("game:{}", state.id())),
         };
         Origin { owner, urgency: Urgency::Normal }
     }

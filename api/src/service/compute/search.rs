@@ -11,7 +11,7 @@ use crate::metrics::Metrics;
 use outflank_engine::ai::{self, Level};
 use outflank_engine::{Board, Move};
 
-use super::fair_queue::{FairQueue, Owner, Urgency};
+use super::fair_queue::{FairQueue, SearchOwner, Urgency};
 
 /// Runs engine searches, at most `workers` at a time, off the async runtime.
 #[derive(Clone, Debug)]
@@ -45,7 +45,7 @@ impl SearchPool {
     pub async fn best_move(
         &self,
         (board, level): (Board, Level),
-        (owner, urgency): (Owner, Urgency),
+        (owner, urgency): (SearchOwner, Urgency),
         cancel: Arc<AtomicBool>,
     ) -> Option<Move> {
         let mut counted = self.metrics.search_queued();

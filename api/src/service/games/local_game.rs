@@ -5,7 +5,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use crate::domain::PlayerId;
 use crate::live::{Announcement, CatchUp, Command, Seat};
 
-use super::ServiceError;
+use crate::service::ServiceError;
 
 /// A subscription to one game: what was missed, then the live stream (with no gap between).
 #[derive(Debug)]

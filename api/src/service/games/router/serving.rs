@@ -10,10 +10,12 @@ use crate::cluster::wire::{NodeMsg, Reply};
 use crate::domain::{GameId, PlayerId};
 use crate::live::Command;
 
-use super::handle::Route;
-use super::local_game::LocalGame;
+use crate::service::games::GameHub;
+use crate::service::games::handle::Route;
+use crate::service::games::local_game::LocalGame;
+
 use super::presence_ledger::PresenceLedger;
-use super::registry::GameHub;
+use super::remote::refusal;
 
 /// Answers the requests other nodes send this one, for as long as the process lives.
 pub fn spawn_serving(
@@ -86,7 +88,7 @@ async fn serve(hub: &GameHub, cluster: &Cluster, request: NodeMsg) {
             let body = match local(hub, &game).await {
                 Some(handle) => match handle.command(Command::Player { by, action }).await {
                     Ok(()) => Reply::Done,
-                    Err(error) => Reply::Refused { refusal: error.refusal() },
+                    Err(error) => Reply::Refused { refusal: refusal(&error) },
                 },
                 None => Reply::NotHere,
             };

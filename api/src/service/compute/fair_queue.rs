@@ -13,7 +13,7 @@ use tokio::sync::oneshot;
 /// Who a turn is for: the key searches are shared fairly across (a client's address, or a
 /// player when the address is not known).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Owner(pub String);
+pub struct SearchOwner(pub String);
 
 /// How soon a turn is wanted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,10 +35,10 @@ struct State {
     /// Workers not in use.
     free: usize,
     /// Per owner, the waiters in order, and whether the owner holds a turn now.
-    owners: HashMap<Owner, OwnerQueue>,
+    owners: HashMap<SearchOwner, OwnerQueue>,
     /// Owners with waiters and no turn, in the order they get one: urgent first.
-    ready_high: VecDeque<Owner>,
-    ready_normal: VecDeque<Owner>,
+    ready_high: VecDeque<SearchOwner>,
+    ready_normal: VecDeque<SearchOwner>,
 }
 
 #[derive(Debug, Default)]
@@ -52,7 +52,7 @@ struct OwnerQueue {
 #[derive(Debug)]
 pub struct Turn {
     queue: FairQueue,
-    owner: Owner,
+    owner: SearchOwner,
     /// False for a turn that was never handed out.
     held: bool,
 }
@@ -70,7 +70,7 @@ impl FairQueue {
     }
 
     /// Waits for a turn of `owner`'s.
-    pub async fn turn(&self, owner: Owner, urgency: Urgency) -> Turn {
+    pub async fn turn(&self, owner: SearchOwner, urgency: Urgency) -> Turn {
         let (granted, wait) = oneshot::channel();
         {
             let mut state = self.lock();
@@ -101,7 +101,7 @@ impl FairQueue {
 }
 
 impl State {
-    fn ready(&mut self, owner: Owner, urgency: Urgency) {
+    fn ready(&mut self, owner: SearchOwner, urgency: Urgency) {
         match urgency {
             Urgency::High => self.ready_high.push_back(owner),
             Urgency::Normal => self.ready_normal.push_back(owner),
@@ -133,7 +133,7 @@ impl State {
     }
 
     /// Puts `owner` back in line behind the others if it has waiters, or forgets it.
-    fn requeue(&mut self, owner: Owner) {
+    fn requeue(&mut self, owner: SearchOwner) {
         match self.owners.get(&owner).and_then(|queue| queue.waiting.front()) {
             Some((urgency, _)) => {
                 let urgency = *urgency;
@@ -169,8 +169,8 @@ mod tests {
 
     use super::*;
 
-    fn owner(name: &str) -> Owner {
-        Owner(name.to_owned())
+    fn owner(name: &str) -> SearchOwner {
+        SearchOwner(name.to_owned())
     }
 
     /// Starts a waiter for a turn that records its label when granted and holds the turn until

@@ -1,0 +1,10 @@
+//! Reviews of finished games by the engine ([`Analyses`]), and the puzzles made from the
+//! players' mistakes in them ([`puzzles`]).
+
+mod analysis;
+pub mod puzzles;
+
+pub use analysis::{
+    AnalysedPly, Analyses, AnalysisError, AnalysisResult, AnalysisSettings, DEFAULT_QUEUE,
+    DEFAULT_WORKERS, ENGINE, PER_PLAYER, SideSummary,
+};

@@ -1,0 +1,189 @@
+//! The crate as a graph of modules: one node a source file, an edge for every path its code
+//! names in another module, re-exports followed to where the item is defined.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fs;
+use std::path::Path;
+
+use crate::source::{self, UseDecl};
+
+/// The modules of one crate and what each uses.
+#[derive(Debug)]
+pub struct Modules {
+    /// Every module's path (`service::games::registry`; the crate root is `lib` or `main`).
+    pub all: BTreeSet<String>,
+    /// For each module, the modules its code uses (never itself), inline tests left out.
+    pub uses: BTreeMap<String, BTreeSet<String>>,
+    /// For each module, the modules its inline tests or test files use besides.
+    pub test_uses: BTreeMap<String, BTreeSet<String>>,
+}
+
+/// One file as read: its module path, its code without tests, and its tests' code.
+struct File {
+    module: String,
+    code: String,
+    tests: String,
+}
+
+impl Modules {
+    /// Reads every `.rs` file under `src`.
+    pub fn read(src: &Path) -> Modules {
+        let mut files = Vec::new();
+        read_files(src, src, &mut files);
+        let all: BTreeSet<String> = files.iter().map(|file| file.module.clone()).collect();
+        let decls: HashMap<String, Vec<UseDecl>> =
+            files.iter().map(|file| (file.module.clone(), source::use_decls(&file.code))).collect();
+        let resolver = Resolver { all: &all, decls: &decls };
+        let mut uses = BTreeMap::new();
+        let mut test_uses = BTreeMap::new();
+        for file in &files {
+            uses.insert(file.module.clone(), resolver.used_by(&file.module, &file.code, false));
+            test_uses
+                .insert(file.module.clone(), resolver.used_by(&file.module, &file.tests, true));
+        }
+        Modules { all, uses, test_uses }
+    }
+}
+
+/// Whether module `path` is test code: a `tests` or `test_support` module or inside one.
+pub fn is_test_module(path: &str) -> bool {
+    path.split("::").any(|segment| segment == "tests" || segment == "test_support")
+}
+
+fn read_files(src: &Path, dir: &Path, files: &mut Vec<File>) {
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .expect("a readable directory")
+        .map(|entry| entry.expect("a directory entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            read_files(src, &path, files);
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            let text = fs::read_to_string(&path).expect("a readable file");
+            let code = source::code_only(&text);
+            let module = module_of(src, &path);
+            let without_tests = source::without_test_modules(&code);
+            if is_test_module(&module) {
+                files.push(File { module, code: String::new(), tests: code });
+            } else {
+                files.push(File { module, tests: code.clone(), code: without_tests });
+            }
+        }
+    }
+}
+
+/// The module path of a source file: `src/ws/protocol/tests.rs` → `ws::protocol::tests`,
+/// `src/service/mod.rs` → `service`.
+pub fn module_of(src: &Path, file: &Path) -> String {
+    let relative = file.strip_prefix(src).expect("a file under src");
+    let mut parts: Vec<String> =
+        relative.iter().map(|part| part.to_string_lossy().into_owned()).collect();
+    let last = parts.pop().expect("a file name");
+    let stem = last.trim_end_matches(".rs");
+    if stem != "mod" {
+        parts.push(stem.to_owned());
+    }
+    parts.join("::")
+}
+
+/// Resolves paths to the modules that define what they name.
+struct Resolver<'a> {
+    all: &'a BTreeSet<String>,
+    decls: &'a HashMap<String, Vec<UseDecl>>,
+}
+
+/// How deep re-exports are followed before giving up (a re-export of a re-export …).
+const MAX_REEXPORTS: usize = 8;
+
+impl Resolver<'_> {
+    /// The modules (other than `module`) that `code`, written in `module`, names.
+    fn used_by(&self, module: &str, code: &str, tests: bool) -> BTreeSet<String> {
+        let mut used = BTreeSet::new();
+        let decls = if tests { source::use_decls(code) } else { Vec::new() };
+        let own = if tests { &decls } else { self.decls.get(module).expect("read") };
+        let from_uses = own
+            .iter()
+            .filter(|decl| !decl.reexport)
+            .flat_map(|decl| decl.paths.iter().map(|path| path.segments.clone()));
+        for segments in from_uses.chain(source::inline_paths(code)) {
+            if let Some(target) = self.resolve(module, &segments, 0)
+                && target != module
+            {
+                used.insert(target);
+            }
+        }
+        used
+    }
+
+    /// The module that defines what `segments`, written in `module`, names: `None` for another
+    /// crate's paths.
+    fn resolve(&self, module: &str, segments: &[String], depth: usize) -> Option<String> {
+        let (mut base, rest) = self.root(module, segments)?;
+        let mut rest = rest;
+        while let Some(segment) = rest.first() {
+            let child = join(&base, segment);
+            if !self.all.contains(&child) {
+                break;
+            }
+            base = child;
+            rest = &rest[1..];
+        }
+        match rest.first() {
+            Some(name) if depth < MAX_REEXPORTS => {
+                Some(self.reexported(&base, name, depth).unwrap_or(base))
+            }
+            _ => Some(base),
+        }
+    }
+
+    /// Where a path starts (`crate`, `super`, `self`, or a child of `module`) and what follows.
+    fn root<'s>(&self, module: &str, segments: &'s [String]) -> Option<(String, &'s [String])> {
+        let first = segments.first()?;
+        let file_module = module.to_owned();
+        match first.as_str() {
+            "crate" => Some((String::new(), &segments[1..])),
+            "self" => Some((file_module, &segments[1..])),
+            "super" => {
+                let mut base = file_module;
+                let mut rest = segments;
+                while rest.first().is_some_and(|segment| segment == "super") {
+                    base = parent(&base)?;
+                    rest = &rest[1..];
+                }
+                Some((base, rest))
+            }
+            _ => {
+                let at_root = module == "lib" || module == "main";
+                let child = if at_root { first.clone() } else { join(module, first) };
+                self.all
+                    .contains(&child)
+                    .then(|| (if at_root { String::new() } else { file_module }, segments))
+            }
+        }
+    }
+
+    /// The module where `name`, imported or re-exported by `module`, is defined (a child
+    /// module sees its parent's imports too).
+    fn reexported(&self, module: &str, name: &str, depth: usize) -> Option<String> {
+        let decls = self.decls.get(if module.is_empty() { "lib" } else { module })?;
+        decls
+            .iter()
+            .flat_map(|decl| &decl.paths)
+            .find(|path| path.binds.as_deref() == Some(name))
+            .and_then(|path| self.resolve(module, &path.segments, depth + 1))
+    }
+}
+
+/// `base::segment`, or `segment` at the crate root.
+fn join(base: &str, segment: &str) -> String {
+    if base.is_empty() { segment.to_owned() } else { format!("{base}::{segment}") }
+}
+
+/// The module above `module`: `None` at the crate root.
+fn parent(module: &str) -> Option<String> {
+    if module.is_empty() {
+        return None;
+    }
+    Some(module.rsplit_once("::").map_or(String::new(), |(parent, _)| parent.to_owned()))
+}
