@@ -1,21 +1,14 @@
 //! The static evaluations on positions of random games (every stage of the game): the
 //! trained pattern evaluation through the engine's own entry point
 //! ([`Search::static_score`]), the hand-weighted one for comparison, and the parts of the
-//! pattern evaluation (its indices alone, from the engine's layout source compiled in here as
-//! the trainer does; the parsing of the weights file).
+//! pattern evaluation (its indices alone, through the engine's public pattern layout; the
+//! parsing of the weights file).
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
+use outflank_engine::ai::pattern::layout;
+use outflank_engine::ai::pattern::weights::Weights;
 use outflank_engine::ai::{Evaluation, Search, SearchLimits};
 use outflank_engine::{Board, Move};
-
-#[allow(dead_code)]
-#[path = "../src/ai/pattern/layout.rs"]
-mod layout;
-#[allow(dead_code)]
-#[path = "../src/ai/pattern/weights.rs"]
-mod weights;
-
-use weights::Weights;
 
 /// Positions of random games (fixed seed), `count` of them, from all stages of the game, or
 /// only those with `empties` empty squares.

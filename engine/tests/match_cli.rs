@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use outflank_engine::ai::PatternWeights;
+use outflank_engine::ai::pattern::weights::Weights;
 
 fn run(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_outflank-engine")).args(args).output().unwrap()
@@ -17,7 +17,7 @@ fn report(args: &[&str]) -> serde_json::Value {
 }
 
 /// A weights file written for one test, named after it.
-fn weights_file(name: &str, weights: &PatternWeights) -> PathBuf {
+fn weights_file(name: &str, weights: &Weights) -> PathBuf {
     let path = std::env::temp_dir().join(format!("outflank-{name}-{}.bin", std::process::id()));
     std::fs::write(&path, weights.to_bytes()).unwrap();
     path
@@ -41,7 +41,7 @@ fn a_candidate_with_the_shipped_weights_scores_exactly_half_against_them() {
 
 #[test]
 fn a_candidate_plays_with_its_own_weights() {
-    let zero = weights_file("zero-weights", &PatternWeights::zero());
+    let zero = weights_file("zero-weights", &Weights::zero());
     let json = candidate_against_shipped(zero.to_str().unwrap());
     std::fs::remove_file(zero).unwrap();
     assert_eq!(json["games"], 6);

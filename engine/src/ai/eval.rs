@@ -51,8 +51,8 @@ pub enum Evaluation {
     /// A square table only (level 1).
     Simple,
     /// The trained pattern evaluation: weights over edge, corner, line and diagonal patterns
-    /// fitted to self-play positions labelled by exact solves and deep searches (module
-    /// `ai::pattern`).
+    /// fitted to self-play positions labelled by exact solves and deep searches
+    /// ([`ai::pattern`](super::pattern)).
     Pattern,
     /// The same patterns under other weights than the shipped ones: a candidate weights file
     /// played against them before it replaces them.

@@ -37,7 +37,7 @@
 //!
 //! # Evaluation
 //! The trained evaluation (levels 4–10) sums weights over the classic Othello patterns, fitted
-//! to self-play results (`pattern`, and the engine's README). The hand-tuned one
+//! to self-play results ([`pattern`], and the engine's README). The hand-tuned one
 //! ([`Evaluation::Full`]) adds mobility, potential mobility, corners, stable edge discs,
 //! X- and C-squares next to an empty corner, edges, parity and, near the end, discs; the
 //! source of the `eval` module says what each term is for and how much it weighs.
@@ -45,7 +45,7 @@
 mod eval;
 mod level;
 mod ordering;
-pub(crate) mod pattern;
+pub mod pattern;
 mod probcut;
 mod search;
 mod tt;
@@ -58,7 +58,6 @@ use crate::{Board, Move};
 
 pub use eval::Evaluation;
 pub use level::{Level, ParseLevelError};
-pub use pattern::weights::{Weights as PatternWeights, WeightsError};
 pub use search::{Search, SearchLimits};
 
 /// A chosen move and what the search knows about it.

@@ -6,10 +6,10 @@
 
 use std::path::{Path, PathBuf};
 
+use outflank_engine::ai::pattern::weights::{Weights, WeightsError};
 use thiserror::Error;
 
 use crate::output::write_whole;
-use crate::pattern::weights::{Weights, WeightsError};
 
 /// Why a blend failed.
 #[derive(Debug, Error)]

@@ -18,13 +18,13 @@ use std::ops::RangeInclusive;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use outflank_engine::ai::pattern::weights::Weights;
 use outflank_engine::solve::{Goal, Scoring, SolveOptions, solve_with};
 use outflank_engine::{Board, Move};
 
 use crate::data::Settings;
 use crate::fit::evaluate;
 use crate::generate::{Engines, Progress, play_until, search_label};
-use crate::pattern::weights::Weights;
 use crate::rng::Rng;
 
 /// A check run.

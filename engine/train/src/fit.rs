@@ -22,16 +22,16 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
+use outflank_engine::ai::pattern::layout::{
+    FEATURES, PHASE_LEN, PHASE_WIDTH, PHASES, TABLE_OFFSETS, TABLE_SIZES, TABLES, canonical,
+    features, mirror_index, phase,
+};
+use outflank_engine::ai::pattern::weights::{UNITS_PER_DISC, Weights, WeightsError};
 use outflank_engine::{Bitboard, Board, Color};
 use thiserror::Error;
 
 use crate::data::{self, DataError, Sample};
 use crate::output::write_whole;
-use crate::pattern::layout::{
-    FEATURES, PHASE_LEN, PHASE_WIDTH, PHASES, TABLE_OFFSETS, TABLE_SIZES, TABLES, canonical,
-    features, mirror_index, phase,
-};
-use crate::pattern::weights::{UNITS_PER_DISC, Weights, WeightsError};
 use crate::rng::mix;
 
 /// Settings of a fit.

@@ -29,13 +29,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use outflank_engine::ai::pattern::layout::canonical;
 use outflank_engine::ai::{Evaluation, Search, SearchLimits};
 use outflank_engine::solve::{Goal, Scoring, SolveOptions, solve_with};
 use outflank_engine::{Board, Move};
 use thiserror::Error;
 
 use crate::data::{self, DataError, GameBlock, HEADER_LEN, Play, Sample, Settings, Version};
-use crate::pattern::layout::canonical;
 use crate::rng::Rng;
 
 /// A generation run.

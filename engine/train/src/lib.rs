@@ -11,6 +11,5 @@ pub mod exact_check;
 pub mod fit;
 pub mod generate;
 pub mod output;
-pub mod pattern;
 pub mod positions;
 pub mod rng;

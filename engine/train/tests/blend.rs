@@ -1,8 +1,8 @@
 //! Blending two weight files: each weight the share-weighted mean, rounded to nearest.
 
+use outflank_engine::ai::pattern::layout::{PHASE_LEN, PHASES};
+use outflank_engine::ai::pattern::weights::Weights;
 use outflank_train::blend::{BlendError, blend, blend_files};
-use outflank_train::pattern::layout::{PHASE_LEN, PHASES};
-use outflank_train::pattern::weights::Weights;
 
 /// Weights whose every value is `value`, except the first, which is `first`.
 fn weights(first: i16, value: i16) -> Weights {

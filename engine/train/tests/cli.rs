@@ -3,8 +3,8 @@
 
 use std::process::{Command, Output};
 
-use outflank_train::pattern::layout::{PHASE_LEN, PHASES};
-use outflank_train::pattern::weights::Weights;
+use outflank_engine::ai::pattern::layout::{PHASE_LEN, PHASES};
+use outflank_engine::ai::pattern::weights::Weights;
 
 fn train(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_outflank-train")).args(args).output().unwrap()

@@ -2,11 +2,11 @@
 //! count, each position at its drawn empties with the solver's value, and positions beyond the
 //! solver's node limit counted apart.
 
+use outflank_engine::ai::pattern::weights::Weights;
 use outflank_engine::solve::solve;
 use outflank_train::data::Settings;
 use outflank_train::exact_check::{CheckOptions, CheckReport, check, table};
 use outflank_train::fit::evaluate;
-use outflank_train::pattern::weights::Weights;
 
 fn weights() -> Weights {
     Weights::from_bytes(include_bytes!("../../weights/eval.bin")).unwrap()

@@ -1,12 +1,12 @@
 //! The trainer on a small synthetic data set: it learns, and the same seed gives the same
 //! weights whatever the thread count.
 
+use outflank_engine::ai::pattern::layout::PHASES;
 use outflank_engine::{Board, Move};
 use outflank_train::data::Sample;
 use outflank_train::fit::{
     Dataset, FitOptions, PhaseLambda, PhaseLambdaError, error_table, evaluate, fit, is_held_out,
 };
-use outflank_train::pattern::layout::PHASES;
 use outflank_train::rng::Rng;
 
 /// Positions of random games, labelled by a simple rule the patterns can express: the

@@ -1,8 +1,9 @@
 //! The features of the pattern evaluation: which squares each pattern covers, where its
 //! instances lie on the board, and how a position turns into weight-table indices.
 //!
-//! This file depends on `std` only: the trainer (`outflank-train`) compiles the very same
-//! source, so the features it fits are by construction the ones the engine evaluates.
+//! The trainer (`outflank-train`) fits its weights over these very features ([`features`],
+//! [`mirror_index`], [`TABLE_OFFSETS`]), so what it fits is by construction what the engine
+//! evaluates.
 //!
 //! # Patterns
 //!
@@ -48,7 +49,7 @@ pub const TABLE_SIZES: [usize; TABLES] =
     [59049, 19683, 59049, 6561, 6561, 6561, 6561, 2187, 729, 243, 81, 36, 36, 2];
 
 /// Instances of each table in a position.
-pub const TABLE_INSTANCES: [usize; TABLES] = [4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4, 1, 1, 1];
+const TABLE_INSTANCES: [usize; TABLES] = [4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4, 1, 1, 1];
 
 /// Features (weight lookups) in one position.
 pub const FEATURES: usize = {
@@ -136,20 +137,20 @@ static REVERSED_5: [u16; 32] = {
 
 /// The board flipped top to bottom (row 1 becomes row 8).
 #[inline(always)]
-pub const fn flip_vertical(x: u64) -> u64 {
+pub(crate) const fn flip_vertical(x: u64) -> u64 {
     x.swap_bytes()
 }
 
 /// The board mirrored left to right (column a becomes column h).
 #[inline(always)]
-pub const fn mirror_horizontal(x: u64) -> u64 {
+pub(crate) const fn mirror_horizontal(x: u64) -> u64 {
     x.reverse_bits().swap_bytes()
 }
 
 /// The board reflected in the `a1`–`h8` diagonal: the square in row r, column c goes to
 /// row c, column r.
 #[inline(always)]
-pub const fn transpose(mut x: u64) -> u64 {
+pub(crate) const fn transpose(mut x: u64) -> u64 {
     let t = 0x0F0F_0F0F_0000_0000 & (x ^ (x << 28));
     x ^= t ^ (t >> 28);
     let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
@@ -162,7 +163,7 @@ pub const fn transpose(mut x: u64) -> u64 {
 /// The image of `x` under symmetry `s` (0–7): bit 0 flips top–bottom, bit 1 mirrors
 /// left–right, bit 2 transposes (applied first).
 #[inline]
-pub const fn symmetry(x: u64, s: u8) -> u64 {
+pub(crate) const fn symmetry(x: u64, s: u8) -> u64 {
     let mut x = if s & 4 != 0 { transpose(x) } else { x };
     if s & 2 != 0 {
         x = mirror_horizontal(x);

@@ -18,14 +18,20 @@
 //! where they meet and patterns rare in one phase inherit the neighbouring values. The shipped
 //! file stays at 4 MB (12 sets of 167,339 `i16`).
 //!
-//! Scores are in 1/100 disc for the side to move, clamped strictly inside ±`PROVEN`. The
-//! evaluation of a position equals that of each of its 8 symmetric images exactly.
+//! Scores are in 1/100 disc for the side to move, clamped strictly inside ±6400 (`PROVEN`, the
+//! search's offset of proven results). The evaluation of a position equals that of each of its
+//! 8 symmetric images exactly.
+//!
+//! # Public parts
+//! Play and analysis reach the evaluation through [`Search`](super::Search) and
+//! [`Evaluation::Pattern`](super::Evaluation::Pattern). Public here is what the trainer
+//! (`outflank-train`) shares with the engine: [`layout`], the features it fits, and
+//! [`weights`], the file format it writes and the engine reads. Using these modules rather
+//! than copies of them, the trainer fits exactly the features the engine evaluates and writes
+//! exactly the files the engine reads.
 
-// Both files are also compiled into the trainer, which uses what the engine does not.
-#[allow(dead_code)]
-pub(crate) mod layout;
-#[allow(dead_code)]
-pub(crate) mod weights;
+pub mod layout;
+pub mod weights;
 
 use std::sync::LazyLock;
 

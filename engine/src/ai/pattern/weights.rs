@@ -1,8 +1,8 @@
 //! The weights file: every phase's weight tables as `i16`, with a header that names the layout
 //! and an FNV-1a 64 checksum.
 //!
-//! Like [`layout`](super::layout), this file depends on `std` and `thiserror` only, and the
-//! trainer compiles the same source to write the files the engine reads.
+//! The trainer (`outflank-train`) writes its files with [`Weights::to_bytes`], and the engine
+//! reads them with [`Weights::from_bytes`].
 //!
 //! # Format (all integers little-endian)
 //!
@@ -26,10 +26,10 @@ use thiserror::Error;
 use super::layout::{PHASE_LEN, PHASE_WIDTH, PHASES, TABLE_SIZES, TABLES};
 
 /// The first bytes of a weights file.
-pub const MAGIC: [u8; 8] = *b"OFPATEVL";
+pub(crate) const MAGIC: [u8; 8] = *b"OFPATEVL";
 
 /// The format version this code reads and writes.
-pub const VERSION: u16 = 1;
+pub(crate) const VERSION: u16 = 1;
 
 /// Weight units per disc: a weight of 256 adds one disc to the evaluation.
 pub const UNITS_PER_DISC: i32 = 256;
@@ -38,7 +38,7 @@ pub const UNITS_PER_DISC: i32 = 256;
 const HEADER_LEN: usize = 8 + 2 * 5 + 4 * TABLES;
 
 /// Bytes of a whole file with the compiled-in layout.
-pub const FILE_LEN: usize = HEADER_LEN + 2 * PHASES * PHASE_LEN + 8;
+pub(crate) const FILE_LEN: usize = HEADER_LEN + 2 * PHASES * PHASE_LEN + 8;
 
 /// Why bytes are not a usable weights file.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -51,17 +51,28 @@ pub enum WeightsError {
     UnsupportedVersion(u16),
     /// Shorter or longer than its header says.
     #[error("weights file has {actual} bytes, expected {expected}")]
-    WrongSize { expected: usize, actual: usize },
+    WrongSize {
+        /// The length the header calls for; for a file too short to hold its header, that of
+        /// a header and a checksum.
+        expected: usize,
+        /// The length given.
+        actual: usize,
+    },
     /// The checksum does not match the content.
     #[error("weights checksum mismatch: stored {stored:#018x}, computed {computed:#018x}")]
-    ChecksumMismatch { stored: u64, computed: u64 },
+    ChecksumMismatch {
+        /// The checksum at the end of the file.
+        stored: u64,
+        /// The checksum of the bytes before it.
+        computed: u64,
+    },
     /// A valid file for another pattern layout than the compiled-in one.
     #[error("weights file describes another pattern layout")]
     LayoutMismatch,
 }
 
 /// FNV-1a, 64 bits.
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut hash: u64 = 0xCBF2_9CE4_8422_2325;
     for &byte in bytes {
         hash ^= u64::from(byte);
@@ -70,8 +81,8 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     hash
 }
 
-/// All weights: one set per phase of the game (12 of 167,339 values, `PHASES` and `PHASE_LEN`),
-/// in 1/256 disc (`UNITS_PER_DISC`).
+/// All weights: one set per phase of the game (12 of 167,339 values, [`PHASES`] and
+/// [`PHASE_LEN`]), in 1/256 disc ([`UNITS_PER_DISC`]).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Weights {
     values: Vec<i16>,
@@ -107,7 +118,8 @@ impl Weights {
         &self.values
     }
 
-    /// The weights of phase `phase` (the pattern layout's `phase` of a number of empties).
+    /// The weights of phase `phase` (see [`layout::phase`](super::layout::phase)), indexed as
+    /// [`features`](super::layout::features) gives them.
     #[inline(always)]
     pub fn phase(&self, phase: usize) -> &[i16] {
         &self.values[phase * PHASE_LEN..(phase + 1) * PHASE_LEN]

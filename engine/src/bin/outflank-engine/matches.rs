@@ -16,7 +16,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use outflank_engine::ai::{Evaluation, Level, PatternWeights, Search, SearchLimits};
+use outflank_engine::ai::pattern::weights::Weights;
+use outflank_engine::ai::{Evaluation, Level, Search, SearchLimits};
 use outflank_engine::{Board, Move};
 
 use crate::CliError;
@@ -156,11 +157,11 @@ pub fn run(args: &[String], json: bool) -> Result<(), CliError> {
 }
 
 /// A weights file, kept for the rest of the process (a match's searches borrow it).
-fn read_weights(path: &str) -> Result<&'static PatternWeights, CliError> {
+fn read_weights(path: &str) -> Result<&'static Weights, CliError> {
     let bytes =
         std::fs::read(path).map_err(|error| CliError(format!("cannot read {path}: {error}")))?;
     let weights =
-        PatternWeights::from_bytes(&bytes).map_err(|error| CliError(format!("{path}: {error}")))?;
+        Weights::from_bytes(&bytes).map_err(|error| CliError(format!("{path}: {error}")))?;
     Ok(Box::leak(Box::new(weights)))
 }
 
