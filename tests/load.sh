@@ -2,7 +2,8 @@
 # Load runs: builds the server and the load tool (tests/load), starts the server on a free port
 # with a temporary database and raised rate limits and socket cap (the defaults in the balancer
 # and attack modes), plays many friend games against it, stops it and exits with the tool's
-# status. docs/performance.md records the results.
+# status. docs/performance.md gives the current results; docs/performance-history.md keeps every
+# run recorded.
 #
 #   tests/load.sh short          200 games for 30 s at 1–2 s per move, then 10 games at
 #                                0–50 ms per move for 10 s, so games end and rematch, then two

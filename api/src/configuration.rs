@@ -389,7 +389,7 @@ impl Settings {
     /// thread, or a database on the same machine) and game reviews. With a worker on every
     /// core, each move crossed between the workers and those threads on shared cores; on two
     /// cores, one worker took about 10 % less CPU per move at saturation, with the same moves a
-    /// second (docs/performance.md).
+    /// second (docs/performance-history.md, "One worker fewer than cores").
     pub fn http_workers(&self, cores: usize) -> usize {
         match self.http_workers {
             Some(workers) => usize::try_from(workers).unwrap_or(1),

@@ -5,7 +5,8 @@ use std::io::{IsTerminal, Write};
 use anyhow::Context;
 use outflank_api::{banner::Banner, configuration::Settings, startup::Application, telemetry};
 
-/// Every frame in and out allocates; mimalloc keeps that cheap on every thread (docs/performance.md).
+/// Every frame in and out allocates; mimalloc keeps that cheap on every thread
+/// (docs/performance-history.md, "The allocator, one writing connection").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -187,9 +187,10 @@ async fn write_groups(turns: Arc<Turns>, mut receiver: mpsc::Receiver<Append>) {
 /// threads, whatever its size. A group of [`CROWDED`] or more means moves are arriving much
 /// faster than commits end: waiting [`LINGER`] gathers more of them into the next commit, which
 /// at saturation took the server's CPU per move from about 150 to about 120 µs
-/// (docs/performance.md); the groups that follow stay crowded while the overload lasts. Smaller
-/// groups mean a server with time to spare, at a human pace or at a few hundred games at play
-/// speed: the next group is written at once, so a move there is not kept waiting.
+/// (docs/performance-history.md, "A crowded writer gathers moves for 2 ms"); the groups that
+/// follow stay crowded while the overload lasts. Smaller groups mean a server with time to
+/// spare, at a human pace or at a few hundred games at play speed: the next group is written at
+/// once, so a move there is not kept waiting.
 fn linger_after(last_group: usize) -> Option<Duration> {
     (last_group >= CROWDED).then_some(LINGER)
 }
