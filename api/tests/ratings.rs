@@ -86,6 +86,7 @@ fn result(winner: Winner) -> FinishedGame {
         white_discs: 30,
         finished_at: T0.plus(60_000),
         rated: None,
+        review: None,
     }
 }
 

@@ -63,6 +63,9 @@ on_both_backends!(
     recent_results_are_finished_quick_and_ranked_games_newest_first,
     a_finished_game_is_created_with_its_plies_and_result_at_once,
     an_analysis_is_queued_once_and_again_only_after_a_failure_or_for_another_engine,
+    a_game_that_finishes_with_a_result_has_its_review_queued_in_the_same_write,
+    an_aborted_game_has_no_review_queued,
+    an_imported_games_review_is_not_queued_with_its_end,
     racing_nodes_claim_an_analysis_exactly_once_and_a_stale_claim_is_taken_over,
     only_the_node_holding_the_claim_writes_progress_and_the_result,
     a_players_open_analyses_are_counted_and_unknown_games_not_found,
@@ -136,6 +139,7 @@ fn finished(at: Timestamp) -> FinishedGame {
         white_discs: 0,
         finished_at: at,
         rated: None,
+        review: None,
     }
 }
 
@@ -392,6 +396,7 @@ async fn an_ended_game_takes_no_more_writes(db: Db) {
         white_discs: 1,
         finished_at: T0.plus(40_000),
         rated: None,
+        review: None,
     };
     db.store.finish_game(&game.id, &aborted).await.unwrap();
     let before = db.store.load_game(&game.id).await.unwrap();
@@ -1087,6 +1092,43 @@ async fn a_finished_game_is_created_with_its_plies_and_result_at_once(db: Db) {
         Err(DbError::Other(_))
     ));
     assert_not_found(db.store.load_game(&other.id).await);
+}
+
+async fn a_game_that_finishes_with_a_result_has_its_review_queued_in_the_same_write(db: Db) {
+    let game = new_game();
+    create_with_moves(&db.store, &game, &[place("d3")]).await;
+    let end = FinishedGame { review: Some(ENGINE.into()), ..finished(T0.plus(5_000)) };
+    db.store.finish_game(&game.id, &end).await.unwrap();
+    let row = db.store.analysis(&game.id).await.unwrap().expect("queued with the end");
+    assert_eq!(
+        (row.status, row.engine.as_str(), row.requested_by, row.created_at),
+        (AnalysisStatus::Queued, ENGINE, None, T0.plus(5_000))
+    );
+    assert_eq!(db.store.claimable_analyses(T0, 10).await.unwrap(), [game.id]);
+}
+
+async fn an_aborted_game_has_no_review_queued(db: Db) {
+    let game = new_game();
+    create_with_moves(&db.store, &game, &[place("d3")]).await;
+    let aborted = FinishedGame {
+        status: GameStatus::Aborted,
+        winner: None,
+        end_reason: EndReason::Aborted,
+        review: Some(ENGINE.into()),
+        ..finished(T0.plus(5_000))
+    };
+    db.store.finish_game(&game.id, &aborted).await.unwrap();
+    assert_eq!(db.store.analysis(&game.id).await.unwrap(), None);
+}
+
+async fn an_imported_games_review_is_not_queued_with_its_end(db: Db) {
+    let game = new_game();
+    let end = FinishedGame { review: Some(ENGINE.into()), ..finished(T0) };
+    assert!(matches!(
+        db.store.create_finished_game(&game, &[], &end).await,
+        Err(DbError::Other(_))
+    ));
+    assert_not_found(db.store.load_game(&game.id).await);
 }
 
 async fn an_analysis_is_queued_once_and_again_only_after_a_failure_or_for_another_engine(db: Db) {

@@ -252,6 +252,7 @@ async fn import_finished(
         white_discs: result.white,
         finished_at: now,
         rated: None,
+        review: None,
     };
     store.create_finished_game(&row, game.plies(), &finished).await?;
     let id = row.id;

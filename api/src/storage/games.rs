@@ -137,6 +137,9 @@ impl Store {
         if finished.status == GameStatus::Live || finished.rated.is_some() || game.rated {
             return Err(DbError::Other("an imported game must be over and unrated".into()));
         }
+        if finished.review.is_some() {
+            return Err(DbError::Other("an imported game's review is asked for on its own".into()));
+        }
         let mut db = self.write_connection().await?;
         let mut tx = db.begin().await?;
         insert_game(&mut *tx, game).await?;
@@ -288,6 +291,11 @@ impl Store {
             }
             _ => None,
         };
+        if let Some(engine) = finished.review.as_deref()
+            && finished.status == GameStatus::Finished
+        {
+            queue_review(&mut tx, game_id, engine, finished.finished_at).await?;
+        }
         tx.commit().await?;
         Ok(rated)
     }
@@ -441,6 +449,26 @@ impl Store {
         .map(game_row)
         .collect()
     }
+}
+
+/// Queues, inside the transaction that finishes it, the review of `game_id` by `engine`,
+/// unless the game has an analysis already.
+async fn queue_review(
+    tx: &mut Transaction<'_, Any>,
+    game_id: &GameId,
+    engine: &str,
+    at: Timestamp,
+) -> DbResult<()> {
+    sqlx::query(
+        "INSERT INTO analyses (game_id, status, engine, requested_by, created_at) \
+         VALUES ($1, 'queued', $2, NULL, $3) ON CONFLICT (game_id) DO NOTHING",
+    )
+    .bind(game_id.as_str())
+    .bind(engine)
+    .bind(at.0)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }
 
 /// Inserts a new game's first `plies`, numbered from 0, all played `at`.

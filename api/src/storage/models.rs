@@ -63,6 +63,10 @@ pub struct FinishedGame {
     pub finished_at: Timestamp,
     /// The accounts whose ratings the result moves, for a rated game that finished.
     pub rated: Option<RatedPlayers>,
+    /// The engine to review a finished game with: the review is queued in the transaction
+    /// that finishes the game (an outbox the review workers read), so an end that is stored
+    /// is never left unreviewed, and the end's news waits for nothing else.
+    pub review: Option<String>,
 }
 
 /// A stored game without its moves.

@@ -5,6 +5,7 @@ use outflank_engine::{Board, Color, Game};
 use crate::accounts::rating::RatedPlayers;
 use crate::domain::{GameId, GameStatus, Mode, Nickname, RoomCode, Timestamp};
 use crate::live::{Ending, Human, Setup, Stored, Timing};
+use crate::service::review::ENGINE;
 use crate::storage::{FinishedGame, GameRecord, NewGame, SeatRow};
 
 fn seat(setup: &Setup, color: Color) -> SeatRow {
@@ -37,7 +38,8 @@ pub fn new_game(
     }
 }
 
-/// The row written when a game ends; `rated` names the accounts a rated result moves.
+/// The row written when a game ends; `rated` names the accounts a rated result moves. A game
+/// that ends with a result has its review by this engine queued in the same write.
 pub fn finished(
     ending: &Ending,
     game: &Game,
@@ -46,14 +48,20 @@ pub fn finished(
 ) -> FinishedGame {
     let counts = game.board().counts();
     FinishedGame {
-        status: if ending.winner.is_some() { GameStatus::Finished } else { GameStatus::Aborted },
+        status: if is_reviewed(ending) { GameStatus::Finished } else { GameStatus::Aborted },
         winner: ending.winner,
         end_reason: ending.reason,
         black_discs: counts.black,
         white_discs: counts.white,
         finished_at: now,
         rated,
+        review: is_reviewed(ending).then(|| ENGINE.to_owned()),
     }
+}
+
+/// Whether a game that ends so has a result, and so a review: an aborted game has neither.
+pub fn is_reviewed(ending: &Ending) -> bool {
+    ending.winner.is_some()
 }
 
 /// Why a stored game cannot be rebuilt.

@@ -85,8 +85,8 @@ impl GameHub {
         hub
     }
 
-    /// From now on, queues every game that finishes here for analysis in `analyses` (a second
-    /// call changes nothing).
+    /// From now on, wakes `analyses` for every game that finishes here, whose review the store
+    /// queued with its end (a second call changes nothing).
     pub fn analyse_finished_games(&self, analyses: Analyses) {
         let _ = self.inner.analyses.set(analyses);
     }
@@ -351,15 +351,11 @@ async fn follow_up_loop(registry: Weak<Inner>, mut requests: mpsc::UnboundedRece
                     let _ = started.send(hub.start_rematch(*state, origin).await);
                 });
             }
-            FollowUp::Ended { id, queued } => {
+            FollowUp::Ended(id) => {
                 // Its computer-game place was given back by its task already.
-                let analyses = hub.inner.analyses.get().cloned();
-                tokio::spawn(async move {
-                    if let Some(analyses) = analyses {
-                        analyses.game_ended(id).await;
-                    }
-                    let _ = queued.send(());
-                });
+                if let Some(analyses) = hub.inner.analyses.get() {
+                    analyses.game_ended(id);
+                }
             }
             FollowUp::Stopped(id) => {
                 lock(&hub.inner.context.computer_games).release(&id);

@@ -60,9 +60,6 @@ pub(super) struct TaskContext {
     pub(super) computer_games: std::sync::Mutex<ComputerBudget>,
 }
 
-/// How long a game's end waits for its analysis to be queued before it is told anyway.
-const ANALYSIS_QUEUE_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
-
 /// What a game's task asks of the registry of running games.
 #[derive(Debug)]
 pub(super) enum FollowUp {
@@ -75,10 +72,9 @@ pub(super) enum FollowUp {
         /// The runtime of the game it follows, which runs the rematch's task too.
         handle: tokio::runtime::Handle,
     },
-    /// This game has ended (its task goes on a while, for rematches and late viewers); answer
-    /// once its analysis is queued, so that players hear of the end only when a page that asks
-    /// for the analysis at once finds it.
-    Ended { id: GameId, queued: oneshot::Sender<()> },
+    /// This game has ended with a result, and its review was queued with the end (its task
+    /// goes on a while, for rematches and late viewers): wake the review workers.
+    Ended(GameId),
     /// The task of this game has stopped.
     Stopped(GameId),
 }
@@ -244,7 +240,11 @@ impl GameTask {
         let now = self.context.clock.now();
         let before = self.state.clone();
         let events = self.state.apply(command, now)?;
-        let rated = match self.store(&events, now).await {
+        let stored = match self.store(&events, now).await {
+            Ok(rated) => self.hand_over(&events, now).await.map(|()| rated),
+            Err(error) => Err(error),
+        };
+        let rated = match stored {
             Ok(rated) => rated,
             Err(error) => {
                 self.context.metrics.error(ErrorKind::Storage, "store_failed");
@@ -348,17 +348,6 @@ impl GameTask {
                         // (or an account deleted meanwhile).
                         self.context.metrics.error(ErrorKind::Refused, "pair_cap");
                     }
-                    self.context
-                        .computer_games
-                        .lock()
-                        .unwrap_or_else(|poisoned| poisoned.into_inner())
-                        .release(id);
-                    let (queued, answer) = oneshot::channel();
-                    let ended = FollowUp::Ended { id: id.clone(), queued };
-                    if self.context.follow_ups.send(ended).is_ok() {
-                        // A slow store delays the news of the end by this much at most.
-                        let _ = tokio::time::timeout(ANALYSIS_QUEUE_WAIT, answer).await;
-                    }
                 }
                 Event::RematchStarted { game_id, setup, .. } => {
                     let room = store.game(id).await?.room_code;
@@ -373,6 +362,31 @@ impl GameTask {
                     );
                     let room_game = room.as_ref().map(|_| RoomGame::Rematch { of: id });
                     store.create_game_with(&row, &[], now, room_game).await?;
+                }
+                _ => {}
+            }
+        }
+        Ok(rated)
+    }
+
+    /// Does, once `events` are stored and before anyone hears of them, what follows from them
+    /// outside this game: an ended game gives its computer-game place back and wakes the review
+    /// workers; a rematch's game is started, so players hear of it only when it can be joined.
+    async fn hand_over(&self, events: &[Event], now: Timestamp) -> Result<(), ServiceError> {
+        let id = self.state.id();
+        for event in events {
+            match event {
+                Event::Ended { ending, .. } => {
+                    self.context
+                        .computer_games
+                        .lock()
+                        .unwrap_or_else(|poisoned| poisoned.into_inner())
+                        .release(id);
+                    if convert::is_reviewed(ending) {
+                        let _ = self.context.follow_ups.send(FollowUp::Ended(id.clone()));
+                    }
+                }
+                Event::RematchStarted { game_id, setup, .. } => {
                     let next =
                         GameState::new(game_id.clone(), setup.clone(), self.context.timing, now);
                     self.start_rematch(next).await?;
@@ -380,7 +394,7 @@ impl GameTask {
                 _ => {}
             }
         }
-        Ok(rated)
+        Ok(())
     }
 
     /// Has the registry start the rematch's game, and waits until it runs.

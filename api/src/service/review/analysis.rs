@@ -259,27 +259,17 @@ impl Analyses {
         self.enqueue(game_id, by, permit).await
     }
 
-    /// Queues the analysis of a game that just ended, if it finished with a result; a full
-    /// queue drops it with a log line, before anything is read (a busy server ends many games
-    /// while its reviews are behind).
-    pub async fn game_ended(&self, game_id: GameId) {
-        let Ok(permit) = self.inner.queue.try_reserve() else {
-            tracing::warn!(
-                game = %game_id,
-                "analysis queue full: the finished game is not analysed until someone asks"
-            );
+    /// Hands a game that just ended, whose review the store queued with its end, to the
+    /// workers. Nothing is read: a full queue leaves it to the sweep, which finds it in the store
+    /// (as it finds the reviews of games that ended on a node that stopped).
+    pub fn game_ended(&self, game_id: GameId) {
+        if !lock(&self.inner.pending).insert(game_id.clone()) {
             return;
-        };
-        let queued = async {
-            if self.inner.store.game(&game_id).await?.status != GameStatus::Finished
-                || self.kept(&game_id).await?.is_some()
-            {
-                return Ok(());
-            }
-            self.enqueue(&game_id, None, permit).await.map(drop)
-        };
-        if let Err(error) = queued.await {
-            tracing::warn!(game = %game_id, %error, "finished game not queued for analysis");
+        }
+        if let Err(error) = self.inner.queue.try_send(game_id) {
+            let game_id = error.into_inner();
+            lock(&self.inner.pending).remove(&game_id);
+            tracing::info!(game = %game_id, "review queue full: the sweep takes the game up later");
         }
     }
 
@@ -460,33 +450,39 @@ fn find_puzzles(
     Ok(found)
 }
 
-/// Now and then, queues here the analyses nobody works on: queued by a node that stopped
-/// before running them, or running on one that stopped renewing its claim.
+/// Now and then, queues here the analyses nobody works on: queued with a game's end while the
+/// queue was full, queued by a node that stopped before running them, or running on one that
+/// stopped renewing its claim.
 async fn sweep(inner: std::sync::Weak<Inner>) {
     let mut every = tokio::time::interval(SWEEP_EVERY);
     loop {
         every.tick().await;
         let Some(inner) = inner.upgrade() else { break };
-        let room = u32::try_from(inner.queue.capacity()).unwrap_or(u32::MAX);
-        if room == 0 {
+        sweep_once(&inner).await;
+    }
+}
+
+/// One pass of the sweep: as many claimable analyses as the queue has room for.
+async fn sweep_once(inner: &Inner) {
+    let room = u32::try_from(inner.queue.capacity()).unwrap_or(u32::MAX);
+    if room == 0 {
+        return;
+    }
+    let stale_before = Timestamp(Timestamp::now().0 - STALE_AFTER_MS);
+    let found = match inner.store.claimable_analyses(stale_before, room).await {
+        Ok(found) => found,
+        Err(error) => {
+            tracing::warn!(%error, "the store could not be swept for analyses");
+            return;
+        }
+    };
+    for game_id in found {
+        if !lock(&inner.pending).insert(game_id.clone()) {
             continue;
         }
-        let stale_before = Timestamp(Timestamp::now().0 - STALE_AFTER_MS);
-        let found = match inner.store.claimable_analyses(stale_before, room).await {
-            Ok(found) => found,
-            Err(error) => {
-                tracing::warn!(%error, "the store could not be swept for analyses");
-                continue;
-            }
-        };
-        for game_id in found {
-            if !lock(&inner.pending).insert(game_id.clone()) {
-                continue;
-            }
-            if inner.queue.try_send(game_id.clone()).is_err() {
-                lock(&inner.pending).remove(&game_id);
-                break;
-            }
+        if inner.queue.try_send(game_id.clone()).is_err() {
+            lock(&inner.pending).remove(&game_id);
+            break;
         }
     }
 }
@@ -530,6 +526,7 @@ mod tests {
             white_discs: result.white,
             finished_at: Timestamp(2),
             rated: None,
+            review: None,
         };
         store.create_finished_game(&row, game.plies(), &finished).await.unwrap();
         row.id
@@ -612,41 +609,84 @@ mod tests {
         assert_eq!(analyses.request(&second, None).await.unwrap().status, AnalysisStatus::Queued);
     }
 
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_game_that_ends_is_queued_unless_the_queue_is_full() {
-        let (store, live, _search, analyses) = held(1).await;
-        let first = finished_game(&store, SHORTEST).await;
-        analyses.game_ended(first.clone()).await;
-        until(|| live.waiting() == 1).await;
-        let second = finished_game(&store, SHORTEST).await;
-        analyses.game_ended(second.clone()).await;
-        let third = finished_game(&store, SHORTEST).await;
-        analyses.game_ended(third.clone()).await;
-        assert_eq!(row(&store, &first).await.status, AnalysisStatus::Running);
-        assert_eq!(row(&store, &second).await.status, AnalysisStatus::Queued);
-        assert_eq!(store.analysis(&third).await.unwrap(), None);
+    /// A game stored live with `moves`, then ended as a game task ends one with a result: its
+    /// review queued with its end.
+    async fn ended_game(store: &Store, moves: &str) -> GameId {
+        let game = moves.parse::<Record>().unwrap().into_game();
+        let result = game.result().unwrap();
+        let row = new_game();
+        store.create_game(&row).await.unwrap();
+        store.append_plies(&row.id, 0, game.plies(), Timestamp(2)).await.unwrap();
+        let finished = FinishedGame {
+            status: GameStatus::Finished,
+            winner: Some(Winner::Black),
+            end_reason: EndReason::Normal,
+            black_discs: result.black,
+            white_discs: result.white,
+            finished_at: Timestamp(3),
+            rated: None,
+            review: Some(ENGINE.to_owned()),
+        };
+        store.finish_game(&row.id, &finished).await.unwrap();
+        row.id
+    }
+
+    /// Waits until `id`'s analysis has `status`.
+    async fn until_status(store: &Store, id: &GameId, status: AnalysisStatus) {
+        for _ in 0..4_000 {
+            if row(store, id).await.status == status {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        panic!("the analysis of {id} never became {status:?}");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_game_that_ends_without_a_result_is_not_queued() {
+    async fn a_game_that_ends_is_handed_to_the_workers_and_reviewed() {
         let store = Store::connect("sqlite::memory:").await.unwrap();
         let analyses =
             Analyses::start(store.clone(), LiveSearches::default(), quick(4), "node-a".into())
                 .unwrap();
-        let game = new_game();
-        store.create_game(&game).await.unwrap();
-        let aborted = FinishedGame {
-            status: GameStatus::Aborted,
-            winner: None,
-            end_reason: EndReason::Aborted,
-            black_discs: 2,
-            white_discs: 2,
-            finished_at: Timestamp(2),
-            rated: None,
-        };
-        store.finish_game(&game.id, &aborted).await.unwrap();
-        analyses.game_ended(game.id.clone()).await;
-        assert_eq!(store.analysis(&game.id).await.unwrap(), None);
+        let id = ended_game(&store, SHORTEST).await;
+        assert_eq!(row(&store, &id).await.status, AnalysisStatus::Queued);
+        analyses.game_ended(id.clone());
+        until_status(&store, &id, AnalysisStatus::Done).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_game_that_ends_while_the_queue_is_full_is_reviewed_after_the_sweep() {
+        let (store, live, search, analyses) = held(1).await;
+        let first = ended_game(&store, SHORTEST).await;
+        analyses.game_ended(first.clone());
+        until(|| live.waiting() == 1).await;
+        let second = ended_game(&store, SHORTEST).await;
+        analyses.game_ended(second.clone());
+        let third = ended_game(&store, SHORTEST).await;
+        analyses.game_ended(third.clone());
+        // The queue was full: the third waits in the store, queued with its end.
+        assert_eq!(row(&store, &first).await.status, AnalysisStatus::Running);
+        assert_eq!(row(&store, &third).await.status, AnalysisStatus::Queued);
+
+        drop(search);
+        until_status(&store, &second, AnalysisStatus::Done).await;
+        assert_eq!(row(&store, &third).await.status, AnalysisStatus::Queued);
+        sweep_once(&analyses.inner).await;
+        until_status(&store, &third, AnalysisStatus::Done).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_game_handed_over_twice_is_queued_once() {
+        let (store, live, _search, analyses) = held(1).await;
+        let first = ended_game(&store, SHORTEST).await;
+        analyses.game_ended(first.clone());
+        until(|| live.waiting() == 1).await;
+        let second = ended_game(&store, SHORTEST).await;
+        analyses.game_ended(second.clone());
+        analyses.game_ended(second.clone());
+        // The second hand-over found the game pending and left the one place to it.
+        assert_eq!(analyses.inner.queue.capacity(), 0);
+        assert_eq!(lock(&analyses.inner.pending).len(), 2);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
