@@ -3,8 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   analysisAddress, contextWords, countWords, itemWords, nextPuzzle, promptWords, puzzleIdFromPath,
-  signed, solutionMarks, solutionWords, updated, verdictMarks, verdictWords,
+  solutionMarks, solutionWords, updated, verdictMarks, verdictWords,
 } from '../../web/js/puzzles/model.js';
+import { signed } from '../../web/js/notation/words.js';
 
 const BOARD = '---------------------------OX------XO---------------------------';
 const puzzle = (fields = {}) => ({

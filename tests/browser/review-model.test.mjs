@@ -4,9 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  errorStatus, exactFrom, graphLimit, graphPoints, graphRows, lineStep, lossWords, moveMarks, nearestPly, orList, plyMark,
-  plyWords, pointWords, reviewStatus, selectedPly, shouldPoll, signed, summaryLines, valueWords,
+  errorStatus, exactFrom, graphLimit, graphPoints, graphRows, lineStep, lossWords, moveMarks, nearestPly, plyMark,
+  plyWords, pointWords, reviewStatus, selectedPly, shouldPoll, summaryLines, valueWords,
 } from '../../web/js/game/review-model.js';
+import { orList, signed } from '../../web/js/notation/words.js';
 
 const M = '\u2212';
 const B1 = 'B'.repeat(64); // stand-ins for board strings: the model passes them through

@@ -8,8 +8,9 @@ import { Board, countDiscs, squareIndex } from './board/Board.js';
 import './header.js';
 import { MoveList } from './game/moves.js';
 import { pluralDiscs, sentence } from './text.js';
+import { SIDE_NAME } from './notation/words.js';
 import {
-  SIDE_NAME, STANDARD_START, addressOf, bestLineWords, bestWords, compactStart, countWords, engineStatus, legalSquares,
+  STANDARD_START, addressOf, bestLineWords, bestWords, compactStart, countWords, engineStatus, legalSquares,
   linePlies, plyWords, positionKey, readAddress, readSetup, retryDelay, turnWords, valueMarks, valueRows,
 } from './analysis/model.js';
 import { copyText, selectContents } from './clipboard.js';

@@ -2,9 +2,7 @@
 // and out (`?moves=f5d6c3&start=…&ply=N`), what the set-up box holds, the plies of the line for
 // the move list, and the server's answers of POST /api/analysis/position and /values turned
 // into marks, rows and sentences. The server knows the rules; nothing here does.
-import { orList, signed } from '../game/review-model.js';
-
-export const SIDE_NAME = Object.freeze({ black: 'Black', white: 'White' });
+import { SIDE_NAME, orList, signed } from '../notation/words.js';
 /** The standard start as the server writes it. */
 export const STANDARD_START = '---------------------------OX------XO--------------------------- X';
 

@@ -3,7 +3,8 @@
 // keeps its place and size whatever it shows.
 import { Mode, Seat, Status } from '../protocol.js';
 import { pluralDiscs } from '../text.js';
-import { SIDE_NAME, canPlay, isPlayer } from './model.js';
+import { SIDE_NAME } from '../notation/words.js';
+import { canPlay, isPlayer } from './model.js';
 
 const $ = (id) => document.getElementById(id);
 const TIMED = new Set([Mode.FRIEND, Mode.QUICK, Mode.RANKED]);

@@ -6,8 +6,7 @@ import { ServerMsg, Seat, Side, Status, other } from '../protocol.js';
 import { countDiscs } from '../board/model.js';
 import { pluralDiscs, sentence } from '../text.js';
 import { formatRating, spokenChange } from '../account.js';
-
-export const SIDE_NAME = Object.freeze({ black: 'Black', white: 'White' });
+import { SIDE_NAME } from '../notation/words.js';
 
 /**
  * @typedef {object} Model

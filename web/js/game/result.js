@@ -2,7 +2,8 @@
 // rating change, and the rematch.
 import { Seat, Side, Status } from '../protocol.js';
 import { formatChange, formatRating, profileUrl } from '../account.js';
-import { SIDE_NAME, isPlayer, playerName, reasonText, resultTitle, scoreText } from './model.js';
+import { SIDE_NAME } from '../notation/words.js';
+import { isPlayer, playerName, reasonText, resultTitle, scoreText } from './model.js';
 
 const $ = (id) => document.getElementById(id);
 const isSide = (seat) => seat === Side.BLACK || seat === Side.WHITE;

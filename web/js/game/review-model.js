@@ -1,8 +1,7 @@
 // The engine's review of a finished game, as the page shows it: a pure module (no DOM) that
 // turns the body of `GET /api/games/{id}/analysis` into marks, sentences, the graph's points
 // and the status line. The server judges every move; nothing here knows the rules.
-
-export const SIDE_NAME = Object.freeze({ black: 'Black', white: 'White' });
+import { SIDE_NAME, orList, signed } from '../notation/words.js';
 
 /** The mark written after a move of each class; best, good and forced moves get none. */
 export const MARKS = Object.freeze({ inaccuracy: '?!', mistake: '?', blunder: '??' });
@@ -23,18 +22,6 @@ const WORKING = new Set(['queued', 'running']);
 
 // --- numbers in words -------------------------------------------------------------------
 
-const MINUS = '\u2212';
-
-const plain = (value) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
-
-/** A value with its sign: "+2", "−7", "0". */
-export function signed(value) {
-  const number = Number(value) || 0;
-  if (number > 0) return `+${plain(number)}`;
-  if (number < 0) return `${MINUS}${plain(-number)}`;
-  return '0';
-}
-
 /** A count of discs lost, as a change: "−7 discs", "−1 disc". */
 export const lossWords = (loss) => `${signed(-Math.abs(loss))} disc${Math.abs(loss) === 1 ? '' : 's'}`;
 
@@ -43,12 +30,6 @@ export function valueWords(value) {
   if (value > 0) return `Black ${signed(value)}`;
   if (value < 0) return `White ${signed(-value)}`;
   return 'even';
-}
-
-/** "d3", "d3 or c4", "d3, c4 or e6". */
-export function orList(items) {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
 }
 
 function countWords(count, one, many) {

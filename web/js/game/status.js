@@ -1,7 +1,8 @@
 // The words around the board: the turn line, the notes drawn over the board (a pass, looking
 // back, a draw offer) and the position as text. Each reads the model and nothing else.
 import { Seat, Status } from '../protocol.js';
-import { SIDE_NAME, isPlayer, playerName } from './model.js';
+import { SIDE_NAME } from '../notation/words.js';
+import { isPlayer, playerName } from './model.js';
 
 const $ = (id) => document.getElementById(id);
 

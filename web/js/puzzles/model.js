@@ -1,13 +1,9 @@
 // The words and choices of the puzzles page, apart from the page: pure, so they are tested
 // without a browser. Puzzles come from the server as `GET /api/puzzles` answers them.
 import { addressOf } from '../analysis/model.js';
-
-export const SIDE_NAME = Object.freeze({ black: 'Black', white: 'White' });
+import { SIDE_NAME, signed } from '../notation/words.js';
 
 const discs = (n) => `${n} disc${Math.abs(n) === 1 ? '' : 's'}`;
-
-/** A value with its sign: "+4", "−2" (a true minus), "0". */
-export const signed = (value) => (value > 0 ? `+${value}` : value < 0 ? `−${-value}` : '0');
 
 /** The puzzle named by a page address (`/puzzles/{id}`), or null for the list. */
 export function puzzleIdFromPath(pathname) {
