@@ -6,7 +6,7 @@
 import * as api from './api.js';
 import { Board, countDiscs, squareIndex } from './board/Board.js';
 import './header.js';
-import { MoveList } from './game/moves.js';
+import { MoveList } from './notation/move-list.js';
 import { pluralDiscs, sentence } from './text.js';
 import { SIDE_NAME } from './notation/words.js';
 import {

@@ -8,6 +8,7 @@ import { setShowLegalMoves, showLegalMoves } from './prefs.js';
 import { renderHeader } from './header.js';
 import { fillLevels, watchChoice } from './levels.js';
 import { pluralDiscs } from './text.js';
+import { MoveList } from './notation/move-list.js';
 import {
   canPlay, initialModel, playerName, reduce, shownPosition, view, withError, withStored,
 } from './game/model.js';
@@ -15,7 +16,6 @@ import { renderClocks, renderPlayers } from './game/players.js';
 import { renderControls } from './game/controls.js';
 import { renderResult } from './game/result.js';
 import { renderDescription, renderOverlays, renderTurn } from './game/status.js';
-import { MoveList } from './game/moves.js';
 import { Sound, play as playSound, setSoundOn, soundOn } from './game/sound.js';
 import { Review } from './game/review.js';
 

@@ -1,7 +1,7 @@
-// The move list: one item per ply, in two columns (Black, White) numbered by full moves as the
-// game record is. Items are added and removed as plies come and go, never redrawn, so the
-// keyboard focus stays where it was.
-import { SIDE_NAME } from '../notation/words.js';
+// The move list of the game page and the analysis board: one item per ply, in two columns
+// (Black, White) numbered by full moves as the game record is. Items are added and removed as
+// plies come and go, never redrawn, so the keyboard focus stays where it was.
+import { SIDE_NAME } from './words.js';
 
 export class MoveList {
   /** @param {HTMLOListElement} list @param {(count: number) => void} onPick */
