@@ -1,12 +1,15 @@
-// The analysis board's model (web/js/analysis/model.js) as a specification: the page's address
-// in and out, the set-up box, the move list's plies, and the server's answers turned into the
-// marks, rows and sentences the page shows. Plain Node, no browser.
+// The analysis board's words (web/js/analysis/model.js) and its address
+// (web/js/notation/address.js) as a specification: the page's address in and out, the set-up
+// box, the move list's plies, and the server's answers turned into the marks, rows and
+// sentences the page shows. Plain Node, no browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  STANDARD_START, addressOf, bestLineWords, bestWords, compactStart, countWords, engineStatus, fullMoves, isStandardStart,
-  legalSquares, linePlies, methodWords, plyWords, positionKey, readAddress, readSetup, resultWords, retryDelay,
-  splitMoves, startSide, turnWords, valueMarks, valueRows,
+  STANDARD_START, addressOf, compactStart, isStandardStart, readAddress, splitMoves,
+} from '../../web/js/notation/address.js';
+import {
+  bestLineWords, bestWords, countWords, engineStatus, fullMoves, legalSquares, linePlies, methodWords, plyWords, positionKey,
+  readSetup, resultWords, retryDelay, startSide, turnWords, valueMarks, valueRows,
 } from '../../web/js/analysis/model.js';
 
 const M = '\u2212';

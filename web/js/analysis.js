@@ -6,12 +6,13 @@
 import * as api from './api.js';
 import { Board, countDiscs, squareIndex } from './board/Board.js';
 import './header.js';
-import { MoveList } from './notation/move-list.js';
 import { pluralDiscs, sentence } from './text.js';
+import { MoveList } from './notation/move-list.js';
 import { SIDE_NAME } from './notation/words.js';
+import { STANDARD_START, addressOf, compactStart, readAddress } from './notation/address.js';
 import {
-  STANDARD_START, addressOf, bestLineWords, bestWords, compactStart, countWords, engineStatus, legalSquares,
-  linePlies, plyWords, positionKey, readAddress, readSetup, retryDelay, turnWords, valueMarks, valueRows,
+  bestLineWords, bestWords, countWords, engineStatus, legalSquares, linePlies, plyWords, positionKey, readSetup, retryDelay,
+  turnWords, valueMarks, valueRows,
 } from './analysis/model.js';
 import { copyText, selectContents } from './clipboard.js';
 

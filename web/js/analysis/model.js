@@ -1,57 +1,13 @@
-// The analysis board's words and addresses, as a pure module (no DOM): the page's address in
-// and out (`?moves=f5d6c3&start=…&ply=N`), what the set-up box holds, the plies of the line for
-// the move list, and the server's answers of POST /api/analysis/position and /values turned
-// into marks, rows and sentences. The server knows the rules; nothing here does.
+// The analysis board's words, as a pure module (no DOM): what the set-up box holds, the plies
+// of the line for the move list, and the server's answers of POST /api/analysis/position and
+// /values turned into marks, rows and sentences. The server knows the rules; nothing here does.
 import { SIDE_NAME, orList, signed } from '../notation/words.js';
-/** The standard start as the server writes it. */
-export const STANDARD_START = '---------------------------OX------XO--------------------------- X';
+import { STANDARD_START, compactStart, readAddress } from '../notation/address.js';
 
 const other = (side) => (side === 'black' ? 'white' : 'black');
 
-/** A position string without its space: "<64 squares><X|O>", as the address carries it. */
-export const compactStart = (start) => String(start || '').replace(/\s+/g, '');
-
-/** Whether `start` (either form) is the standard start. */
-export const isStandardStart = (start) => !start || compactStart(start).toUpperCase() === compactStart(STANDARD_START);
-
 /** The side to move first from a position string (its last letter): 'black' or 'white'. */
 export const startSide = (start) => (/[oO]\s*$/.test(String(start || STANDARD_START)) ? 'white' : 'black');
-
-/** The moves of an address's `moves` (e.g. "f5d6c3", "f5 d6 pass c3"): squares and passes.
- *  Anything else is kept, a character at a time, so that the server names the bad text. */
-export function splitMoves(text) {
-  const tokens = String(text || '').toLowerCase().match(/pass|[a-h][1-8]|[^\s,]/g);
-  return tokens || [];
-}
-
-/**
- * What the page's address asks for: the body of the first request and the ply to select.
- * @returns {{body: {start?: string, moves?: string[]}, ply: number|null}}
- */
-export function readAddress(search) {
-  const params = new URLSearchParams(search);
-  const body = {};
-  const start = (params.get('start') || '').trim();
-  if (start) body.start = start;
-  const moves = splitMoves(params.get('moves'));
-  if (moves.length) body.moves = moves;
-  const ply = params.get('ply');
-  return { body, ply: ply !== null && /^\d+$/.test(ply.trim()) ? Number(ply) : null };
-}
-
-/**
- * The address of a line: `/analysis?moves=f5d6c3` (passes left out: the server puts them back),
- * `start=<64 squares><X|O>` when the start is not the standard one, and `ply=N` when the ply
- * shown is not the end of the line.
- */
-export function addressOf({ start, line, ply }) {
-  const parts = [];
-  const moves = line.filter((move) => move !== 'pass').join('');
-  if (moves) parts.push(`moves=${moves}`);
-  if (!isStandardStart(start)) parts.push(`start=${encodeURIComponent(compactStart(start))}`);
-  if (Number.isInteger(ply) && ply < line.length) parts.push(`ply=${ply}`);
-  return parts.length ? `/analysis?${parts.join('&')}` : '/analysis';
-}
 
 /**
  * What the set-up box holds, as the body to send: a position string (64 squares and the side

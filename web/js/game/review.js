@@ -8,7 +8,7 @@ import * as api from '../api.js';
 import { Status } from '../protocol.js';
 import { playerName } from './model.js';
 import { EvalGraph } from './graph.js';
-import { addressOf } from '../analysis/model.js';
+import { addressOf } from '../notation/address.js';
 import {
   errorStatus, exactFrom, graphPoints, lineStep, moveMarks, reviewStatus, selectedPly, shouldPoll, summaryLines,
 } from './review-model.js';

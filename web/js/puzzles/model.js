@@ -1,6 +1,6 @@
 // The words and choices of the puzzles page, apart from the page: pure, so they are tested
 // without a browser. Puzzles come from the server as `GET /api/puzzles` answers them.
-import { addressOf } from '../analysis/model.js';
+import { addressOf } from '../notation/address.js';
 import { SIDE_NAME, signed } from '../notation/words.js';
 
 const discs = (n) => `${n} disc${Math.abs(n) === 1 ? '' : 's'}`;
