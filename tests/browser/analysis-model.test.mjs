@@ -8,8 +8,8 @@ import {
   STANDARD_START, addressOf, compactStart, isStandardStart, readAddress, splitMoves,
 } from '../../web/js/notation/address.js';
 import {
-  bestLineWords, bestWords, countWords, engineStatus, fullMoves, legalSquares, linePlies, methodWords, plyWords, positionKey,
-  readSetup, resultWords, retryDelay, startSide, turnWords, valueMarks, valueRows,
+  bestLineWords, bestWords, countWords, engineStatus, fullMoves, legalSquares, linePlies, methodWords, playedWords, plyWords,
+  positionKey, readSetup, resultWords, retryDelay, startSide, turnWords, valueMarks, valueRows,
 } from '../../web/js/analysis/model.js';
 
 const M = '\u2212';
@@ -155,6 +155,14 @@ test('the turn, the result, the counts and the ply shown, in words', () => {
   assert.equal(plyWords(plies, 0, null), 'The start position.');
   assert.equal(plyWords(plies, 1, answer()), 'After move 1, Black f5. White to move.');
   assert.equal(plyWords(linePlies(STANDARD_START, ['d3', 'pass']), 2, null), 'After move 2, White passes.');
+});
+
+test('a move played is said with its flips and the turn after it; a pass without flips', () => {
+  const after = (square, flips) => answer({ positions: [{ board: 'B', last_move: null }, { board: 'C', last_move: { square, flips } }] });
+  assert.equal(playedWords('black', 'f5', after('f5', ['e5'])), 'Black played f5, flipping 1 disc. White to move.');
+  assert.equal(playedWords('black', 'c4', after('c4', ['d4', 'd5'])), 'Black played c4, flipping 2 discs. White to move.');
+  assert.equal(playedWords('white', 'pass', answer({ side_to_move: 'black', positions: [] })), 'White passes. Black to move.');
+  assert.equal(playedWords('black', 'f5', answer({ positions: undefined })), 'Black played f5, flipping 0 discs. White to move.');
 });
 
 test('the engine status: thinking, done, over, busy with its countdown, failed', () => {

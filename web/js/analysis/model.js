@@ -1,6 +1,7 @@
 // The analysis board's words, as a pure module (no DOM): what the set-up box holds, the plies
 // of the line for the move list, and the server's answers of POST /api/analysis/position and
 // /values turned into marks, rows and sentences. The server knows the rules; nothing here does.
+import { pluralDiscs } from '../text.js';
 import { SIDE_NAME, orList, signed } from '../notation/words.js';
 import { STANDARD_START, compactStart, readAddress } from '../notation/address.js';
 
@@ -176,6 +177,18 @@ export function plyWords(plies, ply, answer) {
     : 'The start position.';
   const turn = answer ? `${turnWords(answer)}.` : '';
   return [before, turn].filter(Boolean).join(' ');
+}
+
+/** What the status line says once `mover` ('black' or 'white') played `move` and `answer` (the
+ *  server's answer about the line with it) came: "Black played f5, flipping 1 disc. White to
+ *  move." */
+export function playedWords(mover, move, answer) {
+  const side = SIDE_NAME[mover];
+  const positions = Array.isArray(answer.positions) ? answer.positions : [];
+  const last = positions[positions.length - 1];
+  const flips = last && last.last_move && last.last_move.square === move ? last.last_move.flips.length : 0;
+  const words = move === 'pass' ? `${side} passes.` : `${side} played ${move}, flipping ${pluralDiscs(flips)}.`;
+  return `${words} ${turnWords(answer)}.`;
 }
 
 /** What the values' answer (or refusal) means for the engine's status line.
