@@ -2,23 +2,12 @@
 // playing both sides, taking back and branching, the address that carries the line, exact
 // values near the end, the set-up box and its errors, the link from a finished game's replay,
 // and axe, dark mode and a phone. Values are checked against what the server answers.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertNoConsoleErrors, axeViolations, boardShown, call, launchBrowser, newPage, screenshot, startServer } from './helpers.mjs';
+import { assertNoConsoleErrors, axeViolations, boardShown, call, newPage, screenshot, serverAndBrowser } from './helpers.mjs';
 import { layoutShift, movesAsShown, watchLayoutShift } from './game-helpers.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 const DESKTOP = { viewport: { width: 1280, height: 800 }, bypassCSP: true };
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, bypassCSP: true };
@@ -34,7 +23,7 @@ const signed = (value) => (value > 0 ? `+${value}` : value < 0 ? `${MINUS}${-val
 
 /** A POST to the server from the test itself: {status, body}. */
 async function post(pathName, body) {
-  const response = await fetch(`${server.base}${pathName}`, {
+  const response = await fetch(`${setup.server.base}${pathName}`, {
     method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
   });
   return { status: response.status, body: await response.json() };
@@ -85,10 +74,10 @@ async function holdValues(page) {
 }
 
 test('the opening: values on the four squares, play f5, the line and address follow, take back and branch', async () => {
-  const page = await newPage(browser, DESKTOP);
+  const page = await newPage(setup.browser, DESKTOP);
   page.allowedErrors.push(/status of 409/);
   const held = await holdValues(page);
-  await page.goto(`${server.base}/analysis`);
+  await page.goto(`${setup.server.base}/analysis`);
   // While the engine thinks the page says so, with the legal moves ready to play.
   await page.waitForSelector('#board .square.legal');
   assert.equal(await page.getAttribute('#engine', 'data-state'), 'thinking');
@@ -119,7 +108,7 @@ test('the opening: values on the four squares, play f5, the line and address fol
   held.hold();
   const asked = page.waitForRequest('**/api/analysis/values');
   await page.click('#board [data-square="f5"]');
-  await page.waitForURL(`${server.base}/analysis?moves=f5`);
+  await page.waitForURL(`${setup.server.base}/analysis?moves=f5`);
   const afterF5 = (await post('/api/analysis/position', { moves: ['f5'] })).body;
   assert.equal(await movesAsShown(page), '1. f5');
   await page.waitForFunction(() => document.querySelector('#turn').textContent === 'White to move');
@@ -133,7 +122,7 @@ test('the opening: values on the four squares, play f5, the line and address fol
   // Take back before f5's values come: the start again, its values at once (kept), the line
   // kept for stepping forward.
   await page.click('#nav-back');
-  await page.waitForURL(`${server.base}/analysis?moves=f5&ply=0`);
+  await page.waitForURL(`${setup.server.base}/analysis?moves=f5&ply=0`);
   assert.equal(await boardShown(page), START);
   await valuesShown(page);
   assert.deepEqual(withoutLabels(await marksShown(page)), expectedMarks(opening));
@@ -148,40 +137,40 @@ test('the opening: values on the four squares, play f5, the line and address fol
   assert.equal(await page.textContent('#turn'), 'Black to move');
   // → and ← step through the line from the keyboard.
   await page.keyboard.press('ArrowRight');
-  await page.waitForURL(`${server.base}/analysis?moves=f5`);
+  await page.waitForURL(`${setup.server.base}/analysis?moves=f5`);
   assert.equal(await boardShown(page), afterF5.positions[1].board);
   await valuesShown(page);
   const f5Values = (await post('/api/analysis/values', { moves: ['f5'] })).body.values;
   assert.deepEqual(withoutLabels(await marksShown(page)), expectedMarks(f5Values));
   assert.equal(held.seen.length, 2, 'the values of a position are asked for once');
   await page.keyboard.press('ArrowLeft');
-  await page.waitForURL(`${server.base}/analysis?moves=f5&ply=0`);
+  await page.waitForURL(`${setup.server.base}/analysis?moves=f5&ply=0`);
   assert.equal(await boardShown(page), START);
 
   // Another move from the start branches: the line is cut there and goes on with it.
   await page.click('#board [data-square="d3"]');
-  await page.waitForURL(`${server.base}/analysis?moves=d3`);
+  await page.waitForURL(`${setup.server.base}/analysis?moves=d3`);
   assert.equal(await movesAsShown(page), '1. d3');
   // Both sides play freely: White answers c3 through the typed move, then Black f5 on the list.
   await valuesShown(page);
   await page.fill('#move-input', 'c3');
   await page.press('#move-input', 'Enter');
-  await page.waitForURL(`${server.base}/analysis?moves=d3c3`);
+  await page.waitForURL(`${setup.server.base}/analysis?moves=d3c3`);
   await valuesShown(page);
   const values = (await post('/api/analysis/values', { moves: ['d3', 'c3'] })).body.values;
   const listed = await page.$$eval('#values-list button', (buttons) => buttons.map((button) => button.textContent));
   assert.deepEqual(listed, values.moves.map((entry) => `${entry.move}${signed(entry.value)}: ${signed(entry.value)} for Black, estimate${entry.value === values.moves[0].value ? ', best' : ''}`));
   await page.click(`#values-list button[data-move="${values.moves[0].move}"]`);
-  await page.waitForURL(`${server.base}/analysis?moves=d3c3${values.moves[0].move}`);
+  await page.waitForURL(`${setup.server.base}/analysis?moves=d3c3${values.moves[0].move}`);
   assert.equal(await movesAsShown(page), `1. d3 c3 2. ${values.moves[0].move}`);
   // Home and End jump; a ply of the list is a button that goes there.
   await page.focus('#nav-end');
   await page.keyboard.press('Home');
   await page.waitForURL(/ply=0$/);
   await page.keyboard.press('End');
-  await page.waitForURL(`${server.base}/analysis?moves=d3c3${values.moves[0].move}`);
+  await page.waitForURL(`${setup.server.base}/analysis?moves=d3c3${values.moves[0].move}`);
   await page.click('#moves li[data-ply="2"] button');
-  await page.waitForURL(`${server.base}/analysis?moves=d3c3${values.moves[0].move}&ply=2`);
+  await page.waitForURL(`${setup.server.base}/analysis?moves=d3c3${values.moves[0].move}&ply=2`);
   assert.equal(await page.isDisabled('#nav-forward'), false);
   // An illegal typed move is refused in words, and nothing changes.
   await page.fill('#move-input', 'a1');
@@ -193,9 +182,9 @@ test('the opening: values on the four squares, play f5, the line and address fol
 });
 
 test('a line near the end: exact values, the best line, and the ply of the address', async () => {
-  const page = await newPage(browser, DESKTOP);
+  const page = await newPage(setup.browser, DESKTOP);
   const moves = LATE.filter((move) => move !== 'pass').join('');
-  await page.goto(`${server.base}/analysis?moves=${moves}`);
+  await page.goto(`${setup.server.base}/analysis?moves=${moves}`);
   await valuesShown(page);
   const answer = (await post('/api/analysis/values', { moves: LATE })).body;
   assert.equal(answer.empties, 14);
@@ -230,18 +219,18 @@ test('a line near the end: exact values, the best line, and the ply of the addre
   assert.equal(address(page), `/analysis?moves=${moves}`);
 
   // ply=N opens the line at that ply.
-  await page.goto(`${server.base}/analysis?moves=${moves}&ply=10`);
+  await page.goto(`${setup.server.base}/analysis?moves=${moves}&ply=10`);
   await page.waitForSelector('#moves li[data-ply="10"] button[aria-current="step"]');
   assert.equal(await boardShown(page), answer.positions[10].board);
   assert.equal(await page.locator('#moves li').count(), LATE.length);
   // After h8 Black has no move: the server puts the pass in, and White is to move.
   await page.click('#moves li[data-ply="36"] button');
-  await page.waitForURL(`${server.base}/analysis?moves=${moves}&ply=36`);
+  await page.waitForURL(`${setup.server.base}/analysis?moves=${moves}&ply=36`);
   await page.waitForFunction(() => document.querySelector('#turn').textContent === 'White to move');
   assert.equal(await boardShown(page), answer.positions[36].board);
   // White's move of the line, played here, steps along the line past the pass (no new branch).
   await page.click(`#board [data-square="${LATE[37]}"]`);
-  await page.waitForURL(`${server.base}/analysis?moves=${moves}&ply=38`);
+  await page.waitForURL(`${setup.server.base}/analysis?moves=${moves}&ply=38`);
   assert.equal(await page.locator('#moves li').count(), LATE.length);
   assert.equal(await boardShown(page), answer.positions[38].board);
   assertNoConsoleErrors(page);
@@ -249,7 +238,7 @@ test('a line near the end: exact values, the best line, and the ply of the addre
 });
 
 test('a busy engine is said plainly, and asked again after Retry-After', async () => {
-  const page = await newPage(browser, DESKTOP);
+  const page = await newPage(setup.browser, DESKTOP);
   page.allowedErrors.push(/status of 503/);
   let refused = 0;
   await page.route('**/api/analysis/values', (route) => {
@@ -263,7 +252,7 @@ test('a busy engine is said plainly, and asked again after Retry-After', async (
       body: JSON.stringify({ error: { code: 'analysis_busy', message: 'the engine is busy with other positions' } }),
     });
   });
-  await page.goto(`${server.base}/analysis?moves=f5`);
+  await page.goto(`${setup.server.base}/analysis?moves=f5`);
   await page.waitForSelector('#engine[data-state="busy"]');
   assert.match(await page.textContent('#engine-status'), /^The engine is busy with other positions\. Trying again in [12] s…$/);
   assert.equal(await page.isVisible('#engine-retry'), true);
@@ -279,13 +268,13 @@ test('a busy engine is said plainly, and asked again after Retry-After', async (
 });
 
 test('set up: a move list sets the line, a bad one shows the server\'s words, a position string sets the start', async () => {
-  const page = await newPage(browser, DESKTOP);
+  const page = await newPage(setup.browser, DESKTOP);
   page.allowedErrors.push(/status of 422/, /status of 409/);
-  await page.goto(`${server.base}/analysis`);
+  await page.goto(`${setup.server.base}/analysis`);
   await valuesShown(page);
   await page.fill('#setup-text', 'f5 d6 c3');
   await page.click('#setup-load');
-  await page.waitForURL(`${server.base}/analysis?moves=f5d6c3`);
+  await page.waitForURL(`${setup.server.base}/analysis?moves=f5d6c3`);
   assert.equal(await movesAsShown(page), '1. f5 d6 2. c3');
   assert.equal(await page.textContent('#setup-error'), '');
 
@@ -305,20 +294,20 @@ test('set up: a move list sets the line, a bad one shows the server\'s words, a 
   const afterF5 = (await post('/api/analysis/position', { moves: ['f5'] })).body.positions[1].board;
   await page.fill('#setup-text', `${afterF5} O`);
   await page.click('#setup-load');
-  await page.waitForURL(`${server.base}/analysis?start=${afterF5}O`);
+  await page.waitForURL(`${setup.server.base}/analysis?start=${afterF5}O`);
   assert.equal(await page.textContent('#setup-error'), '');
   assert.equal(await boardShown(page), afterF5);
   assert.equal(await page.textContent('#turn'), 'White to move');
   await page.click('#board [data-square="f6"]');
-  await page.waitForURL(`${server.base}/analysis?moves=f6&start=${afterF5}O`);
+  await page.waitForURL(`${setup.server.base}/analysis?moves=f6&start=${afterF5}O`);
   assert.equal(await movesAsShown(page), 'f6');
   // The link opens the same board.
-  await page.goto(`${server.base}/analysis?moves=f6&start=${afterF5}O`);
+  await page.goto(`${setup.server.base}/analysis?moves=f6&start=${afterF5}O`);
   await page.waitForSelector('#moves li[data-ply="1"] button[aria-current="step"]');
   assert.equal(await page.textContent('#turn'), 'Black to move');
   // Start position resets.
   await page.click('#setup-reset');
-  await page.waitForURL(`${server.base}/analysis`);
+  await page.waitForURL(`${setup.server.base}/analysis`);
   assert.equal(await boardShown(page), START);
   assert.equal(await movesAsShown(page), '');
   assertNoConsoleErrors(page);
@@ -326,22 +315,22 @@ test('set up: a move list sets the line, a bad one shows the server\'s words, a 
 });
 
 test('"Analyse this position" on a finished game\'s replay opens its line at the move looked at', async () => {
-  const page = await newPage(browser, DESKTOP);
+  const page = await newPage(setup.browser, DESKTOP);
   await page.route('**/api/games/*/analysis', (route) => route.fulfill({
     status: 200, contentType: 'application/json', body: JSON.stringify({ status: 'none' }),
   }));
-  await page.goto(`${server.base}/rules`);
+  await page.goto(`${setup.server.base}/rules`);
   await call(page, 'POST', '/api/session', { nickname: 'Ana' });
   const imported = await call(page, 'POST', '/api/games/import', { record: SHORTEST.join(' '), level: 1 });
   assert.equal(imported.status, 201, JSON.stringify(imported.body));
   const stored = (await call(page, 'GET', `/api/games/${imported.body.id}`)).body;
-  await page.goto(`${server.base}${imported.body.url}`);
+  await page.goto(`${setup.server.base}${imported.body.url}`);
   await page.waitForSelector('#review-analyse');
   assert.equal(await page.getAttribute('#review-analyse', 'href'), `/analysis?moves=${SHORTEST.join('')}`);
   await page.click('#moves li[data-ply="5"] button');
   await page.waitForFunction(() => document.querySelector('#review-analyse').getAttribute('href') === '/analysis?moves=d3c3b3d2e1');
   await page.click('#review-analyse');
-  await page.waitForURL(`${server.base}/analysis?moves=d3c3b3d2e1`);
+  await page.waitForURL(`${setup.server.base}/analysis?moves=d3c3b3d2e1`);
   await page.waitForSelector('#moves li[data-ply="5"] button[aria-current="step"]');
   assert.equal(await movesAsShown(page), '1. d3 c3 2. b3 d2 3. e1');
   assert.equal(await boardShown(page), stored.positions[5].board);
@@ -352,8 +341,8 @@ test('"Analyse this position" on a finished game\'s replay opens its line at the
 
 for (const [label, options] of [['light', DESKTOP], ['dark', { ...DESKTOP, colorScheme: 'dark' }], ['phone', PHONE]]) {
   test(`${label}: axe finds nothing${label === 'phone' ? ', and the board and controls fit a 390×844 phone' : ''}`, async () => {
-    const page = await newPage(browser, options);
-    await page.goto(`${server.base}/analysis?moves=f5d6c3d3c4`);
+    const page = await newPage(setup.browser, options);
+    await page.goto(`${setup.server.base}/analysis?moves=f5d6c3d3c4`);
     await valuesShown(page);
     assert.equal(await page.locator('#board .page-mark').count(), (await post('/api/analysis/position', { moves: ['f5', 'd6', 'c3', 'd3', 'c4'] })).body.legal_moves.length);
     assert.deepEqual(await axeViolations(page), []);

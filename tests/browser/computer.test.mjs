@@ -1,30 +1,17 @@
 // A whole game against the computer, played by clicks; undo; reload resumes; hover preview;
 // keyboard-only play; an invalid import.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  assertNoConsoleErrors, launchBrowser, newPage, screenshot, startComputerGame, startServer, waitForTurnOrEnd,
-} from './helpers.mjs';
+import { assertNoConsoleErrors, newPage, screenshot, serverAndBrowser, startComputerGame, waitForTurnOrEnd } from './helpers.mjs';
 import { movesAsShown, waitForMoves } from './game-helpers.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 test('a whole game against the computer (Easy), played by clicks to the end', async () => {
-  const page = await newPage(browser, { viewport: { width: 1200, height: 900 } });
-  await page.goto(`${server.base}/`);
+  const page = await newPage(setup.browser, { viewport: { width: 1200, height: 900 } });
+  await page.goto(`${setup.server.base}/`);
   await screenshot(page, 'home');
-  await startComputerGame(page, server.base, { level: 1, color: 'black' });
+  await startComputerGame(page, setup.server.base, { level: 1, color: 'black' });
   assert.equal(await page.evaluate(() => document.body.dataset.you), 'black');
   let moves = 0;
   for (;;) {
@@ -51,17 +38,17 @@ test('a whole game against the computer (Easy), played by clicks to the end', as
 });
 
 test('the level list names each level with its rating and suggests one for the player', async () => {
-  const page = await newPage(browser);
-  await page.goto(`${server.base}/`);
+  const page = await newPage(setup.browser);
+  await page.goto(`${setup.server.base}/`);
   await page.waitForFunction(() => /≈/.test(document.querySelector('#level option').textContent));
   const options = await page.$$eval('#level option', (all) => all.map((o) => [o.value, o.textContent]));
   assert.equal(options.length, 10);
   assert.deepEqual(options.map(([value]) => value), ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
   for (const [value, text] of options) assert.match(text, new RegExp(`^Level ${value} \\(≈[\\d,]+\\)$`));
-  const levels = await (await fetch(`${server.base}/api/computer/levels`)).json();
+  const levels = await (await fetch(`${setup.server.base}/api/computer/levels`)).json();
   assert.equal(await page.inputValue('#level'), String(levels.suggested));
   assert.match(await page.textContent('#level-hint'), new RegExp(`^Level ${levels.suggested} is rated nearest`));
-  await startComputerGame(page, server.base, { level: 4, name: 'Lev' });
+  await startComputerGame(page, setup.server.base, { level: 4, name: 'Lev' });
   const computer = levels.levels.find((level) => level.level === 4);
   assert.equal(await page.textContent('#name-white'), computer.name);
   assertNoConsoleErrors(page);
@@ -69,8 +56,8 @@ test('the level list names each level with its rating and suggests one for the p
 });
 
 test('undo against the computer takes back my move and its reply; reload resumes', async () => {
-  const page = await newPage(browser);
-  await startComputerGame(page, server.base, { name: 'Una' });
+  const page = await newPage(setup.browser);
+  await startComputerGame(page, setup.server.base, { name: 'Una' });
   await waitForTurnOrEnd(page);
   await page.click('#board [data-square="d3"]');
   // The computer replies: ply 2 appears and it is my turn again.
@@ -88,8 +75,8 @@ test('undo against the computer takes back my move and its reply; reload resumes
 });
 
 test('hovering a legal square previews the disc and the discs it would flip', async () => {
-  const page = await newPage(browser);
-  await startComputerGame(page, server.base, { name: 'Hana' });
+  const page = await newPage(setup.browser);
+  await startComputerGame(page, setup.server.base, { name: 'Hana' });
   await waitForTurnOrEnd(page);
   await page.hover('#board [data-square="d3"]');
   await page.waitForSelector('#board [data-square="d3"].preview');
@@ -102,8 +89,8 @@ test('hovering a legal square previews the disc and the discs it would flip', as
 });
 
 test('keyboard only: Tab to the board, arrows to a legal square, Enter places a disc', async () => {
-  const page = await newPage(browser);
-  await startComputerGame(page, server.base, { name: 'Kai' });
+  const page = await newPage(setup.browser);
+  await startComputerGame(page, setup.server.base, { name: 'Kai' });
   await waitForTurnOrEnd(page);
   // Tab from the top of the page until a board square has the focus.
   await page.evaluate(() => document.activeElement?.blur());
@@ -138,10 +125,10 @@ test('keyboard only: Tab to the board, arrows to a legal square, Enter places a 
 });
 
 test('an invalid import names the bad move and keeps the current game', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(setup.browser);
   // The refused import is an HTTP error the page expects and shows.
   page.allowedErrors.push(/status of 422/);
-  await startComputerGame(page, server.base, { name: 'Ivo' });
+  await startComputerGame(page, setup.server.base, { name: 'Ivo' });
   await waitForTurnOrEnd(page);
   const url = page.url();
   await page.click('#import summary');

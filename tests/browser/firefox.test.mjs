@@ -1,28 +1,19 @@
 // The same client in Firefox (Debian's firefox-esr, driven over WebDriver BiDi by
 // puppeteer-core): pages load without console errors and a game against the computer plays.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import puppeteer from 'puppeteer-core';
-import { startServer } from './helpers.mjs';
+import { serverAndBrowser } from './helpers.mjs';
 
 const FIREFOX = '/usr/bin/firefox-esr';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
+const setup = serverAndBrowser({
+  launch: () => puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true }),
 });
 
 /** A page that records console errors and uncaught exceptions. */
 async function newPage() {
-  const page = await browser.newPage();
+  const page = await setup.browser.newPage();
   page.errors = [];
   page.on('console', (message) => {
     if (message.type() !== 'error') return;
@@ -34,7 +25,7 @@ async function newPage() {
 
 test('in Firefox, a game against the computer starts and the computer answers a move', async () => {
   const page = await newPage();
-  await page.goto(`${server.base}/`);
+  await page.goto(`${setup.server.base}/`);
   await page.type('#nickname', 'Fox');
   await page.click('#play-computer');
   await page.waitForSelector('body[data-you="black"]');
@@ -49,7 +40,7 @@ test('in Firefox, a game against the computer starts and the computer answers a 
 
 test('in Firefox, the rules page shows its example boards', async () => {
   const page = await newPage();
-  await page.goto(`${server.base}/rules`);
+  await page.goto(`${setup.server.base}/rules`);
   await page.waitForSelector('.board');
   assert.ok((await page.$$eval('.board', (boards) => boards.length)) >= 2);
   assert.deepEqual(page.errors, []);

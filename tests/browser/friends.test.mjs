@@ -1,33 +1,22 @@
 // A friend game by link with two browser contexts, and two players on one device.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertNoConsoleErrors, launchBrowser, newPage, setNickname, startServer, waitForTurnOrEnd } from './helpers.mjs';
+import { assertNoConsoleErrors, newPage, serverAndBrowser, setNickname, waitForTurnOrEnd } from './helpers.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 const you = (page) => page.evaluate(() => document.body.dataset.you);
 const plies = (page) => page.locator('#moves li').count();
 
 test('friend by link: create, join, play, resign with confirmation, rematch swaps colours', async () => {
-  const host = await newPage(browser);
-  const guest = await newPage(browser);
-  await host.goto(`${server.base}/`);
+  const host = await newPage(setup.browser);
+  const guest = await newPage(setup.browser);
+  await host.goto(`${setup.server.base}/`);
   await setNickname(host, 'Ann');
   await host.click('#create-link');
   await host.waitForSelector('#room:not([hidden])');
   const link = (await host.textContent('#room-link')).trim();
-  assert.match(link, new RegExp(`^${server.base}/join/[A-Za-z0-9]+$`));
+  assert.match(link, new RegExp(`^${setup.server.base}/join/[A-Za-z0-9]+$`));
   assert.match(await host.textContent('#room-status'), /Waiting for your friend/);
 
   await guest.goto(link);
@@ -110,14 +99,14 @@ test('friend by link: create, join, play, resign with confirmation, rematch swap
   await host.goto(firstGame);
   await host.waitForSelector('#rematch-link');
   assert.equal(await host.isVisible('#rematch'), false);
-  assert.equal(new URL(await host.getAttribute('#rematch-link', 'href'), server.base).href, rematchGame);
+  assert.equal(new URL(await host.getAttribute('#rematch-link', 'href'), setup.server.base).href, rematchGame);
   await host.click('#rematch-link');
   await host.waitForURL(rematchGame);
 
   // The finished game has a replay page anyone can open, read-only, with its record.
-  const viewer = await newPage(browser);
+  const viewer = await newPage(setup.browser);
   const firstId = firstGame.split('/').pop();
-  await viewer.goto(`${server.base}/replay/${firstId}`);
+  await viewer.goto(`${setup.server.base}/replay/${firstId}`);
   await viewer.waitForSelector('#result:not([hidden])');
   assert.equal(await you(viewer), 'spectator');
   assert.match(await viewer.textContent('#result-reason'), /Black resigned/);
@@ -133,7 +122,7 @@ test('friend by link: create, join, play, resign with confirmation, rematch swap
   assert.equal(await viewer.locator('#board .disc.black, #board .disc.white').count(), 5);
   await viewer.click('#nav-live');
   const download = await viewer.getAttribute('#download-record', 'href');
-  const record = await (await fetch(`${server.base}${download}`)).text();
+  const record = await (await fetch(`${setup.server.base}${download}`)).text();
   assert.match(record, /^Reversi game record, format 1/);
   assertNoConsoleErrors(viewer);
   await viewer.context().close();
@@ -144,9 +133,9 @@ test('friend by link: create, join, play, resign with confirmation, rematch swap
 });
 
 test('a friend link that does not exist says so', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(setup.browser);
   page.allowedErrors.push(/status of 404/);
-  await page.goto(`${server.base}/join/abcdefgh`);
+  await page.goto(`${setup.server.base}/join/abcdefgh`);
   await page.waitForFunction(() => /does not exist|expired/.test(document.querySelector('#join-status').textContent));
   assert.equal(await page.isVisible('#join'), false);
   assertNoConsoleErrors(page);
@@ -154,8 +143,8 @@ test('a friend link that does not exist says so', async () => {
 });
 
 test('two players on one device: both sides move from one page, undo takes one back', async () => {
-  const page = await newPage(browser);
-  await page.goto(`${server.base}/`);
+  const page = await newPage(setup.browser);
+  await page.goto(`${setup.server.base}/`);
   await setNickname(page, 'Duo');
   await page.click('#play-device');
   await page.waitForURL(/\/game\//);

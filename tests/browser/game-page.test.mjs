@@ -1,23 +1,12 @@
 // The game page as players feel it: the flip animation, no layout shift from the first move to
 // the rematch, the move list, the clocks, the result told to you, the keyboard, and the notes
 // for spectators and stand-ins.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertNoConsoleErrors, launchBrowser, newPage, screenshot, startServer, waitForTurnOrEnd } from './helpers.mjs';
+import { assertNoConsoleErrors, newPage, screenshot, serverAndBrowser, waitForTurnOrEnd } from './helpers.mjs';
 import { layoutShift, movesAsShown, waitForMoves, watchLayoutShift } from './game-helpers.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
@@ -38,26 +27,26 @@ async function call(page, method, path, body) {
 
 /** Opens a new game made through the API for a guest called `name`. */
 async function openGame(page, name, game) {
-  await page.goto(`${server.base}/rules`);
+  await page.goto(`${setup.server.base}/rules`);
   await call(page, 'POST', '/api/session', { nickname: name });
   const created = await call(page, 'POST', '/api/games', game);
-  await page.goto(`${server.base}${created.url}`);
+  await page.goto(`${setup.server.base}${created.url}`);
   await page.waitForSelector('body[data-status]');
   return created;
 }
 
 /** Two guests in a friend game; returns {black, white}. */
 async function friendGame(options) {
-  const host = await newPage(browser, options);
-  const guest = await newPage(browser, options);
-  await host.goto(`${server.base}/rules`);
-  await guest.goto(`${server.base}/rules`);
+  const host = await newPage(setup.browser, options);
+  const guest = await newPage(setup.browser, options);
+  await host.goto(`${setup.server.base}/rules`);
+  await guest.goto(`${setup.server.base}/rules`);
   await call(host, 'POST', '/api/session', { nickname: 'Hana' });
   await call(guest, 'POST', '/api/session', { nickname: 'Gus' });
   const room = await call(host, 'POST', '/api/rooms');
   const joined = await call(guest, 'POST', `/api/rooms/${room.code}/join`);
   for (const page of [host, guest]) {
-    await page.goto(`${server.base}/game/${joined.game_id}`);
+    await page.goto(`${setup.server.base}/game/${joined.game_id}`);
     await page.waitForSelector('body[data-you]');
   }
   const hostIsBlack = (await host.evaluate(() => document.body.dataset.you)) === 'black';
@@ -94,7 +83,7 @@ function framesMidFlip(page, ms) {
 }
 
 test('a move turns the flipped discs over, visibly, frame by frame', async () => {
-  const page = await newPage(browser, DESKTOP);
+  const page = await newPage(setup.browser, DESKTOP);
   await openGame(page, 'Fay', { mode: 'same_device' });
   await waitForTurnOrEnd(page);
   const sampling = framesMidFlip(page, 1200);
@@ -108,7 +97,7 @@ test('a move turns the flipped discs over, visibly, frame by frame', async () =>
 });
 
 test('with reduced motion the discs change colour without turning', async () => {
-  const page = await newPage(browser, { ...DESKTOP, reducedMotion: 'reduce' });
+  const page = await newPage(setup.browser, { ...DESKTOP, reducedMotion: 'reduce' });
   await openGame(page, 'Ray', { mode: 'same_device' });
   await waitForTurnOrEnd(page);
   const sampling = framesMidFlip(page, 800);
@@ -122,7 +111,7 @@ test('with reduced motion the discs change colour without turning', async () => 
 
 for (const [label, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
   test(`${label}: nothing shifts in a whole game on one device, through a pass, the end and a rematch`, async () => {
-    const page = await newPage(browser, options);
+    const page = await newPage(setup.browser, options);
     await openGame(page, 'Lea', { mode: 'same_device' });
     await watchLayoutShift(page);
     for (const square of TO_A_PASS) {
@@ -201,7 +190,7 @@ test('an early draw offer repeated is refused in a sentence that goes once the g
 });
 
 test('the move list numbers full moves in two columns, as the record does', async () => {
-  const page = await newPage(browser, DESKTOP);
+  const page = await newPage(setup.browser, DESKTOP);
   const created = await openGame(page, 'Max', { mode: 'same_device' });
   for (const square of ['d3', 'c5', 'f6']) {
     await waitForTurnOrEnd(page);
@@ -219,7 +208,7 @@ test('the move list numbers full moves in two columns, as the record does', asyn
 });
 
 test('looking back shows that position\'s disc counts, and the arrow keys step through the game', async () => {
-  const page = await newPage(browser, DESKTOP);
+  const page = await newPage(setup.browser, DESKTOP);
   await openGame(page, 'Ida', { mode: 'same_device' });
   for (const square of ['d3', 'c5', 'f6']) {
     await waitForTurnOrEnd(page);
@@ -253,7 +242,7 @@ test('looking back shows that position\'s disc counts, and the arrow keys step t
 });
 
 test('after a legal-move button plays, the focus stays in the controls', async () => {
-  const page = await newPage(browser, DESKTOP);
+  const page = await newPage(setup.browser, DESKTOP);
   await openGame(page, 'Uma', { mode: 'computer', level: 1, color: 'black' });
   await waitForTurnOrEnd(page);
   await page.focus('#legal-list button');
@@ -275,7 +264,7 @@ async function resignedComputerGame(page, name, color) {
 }
 
 test('the result says what happened to you', async () => {
-  const page = await newPage(browser, DESKTOP);
+  const page = await newPage(setup.browser, DESKTOP);
   await resignedComputerGame(page, 'Oto', 'white');
   assert.equal(await page.textContent('#result-title'), 'You lost');
   assert.equal(await page.textContent('#result-reason'), 'You resigned.');
@@ -283,7 +272,7 @@ test('the result says what happened to you', async () => {
 });
 
 test('a rematch against the computer keeps the colour you chose', async () => {
-  const page = await newPage(browser, DESKTOP);
+  const page = await newPage(setup.browser, DESKTOP);
   await resignedComputerGame(page, 'Cy', 'white');
   const first = page.url();
   await page.click('#rematch');
@@ -295,7 +284,7 @@ test('a rematch against the computer keeps the colour you chose', async () => {
 
 test('a spectator is told they are watching and is not offered an import', async () => {
   const { black, white } = await friendGame(DESKTOP);
-  const watcher = await newPage(browser, DESKTOP);
+  const watcher = await newPage(setup.browser, DESKTOP);
   await watcher.goto(black.url());
   await watcher.waitForSelector('body[data-you="spectator"]');
   assert.match(await watcher.textContent('#role-note'), /You are watching this game/);
@@ -306,7 +295,7 @@ test('a spectator is told they are watching and is not offered an import', async
 });
 
 test('on one device the two sides are named by colour, not twice by the nickname', async () => {
-  const page = await newPage(browser, DESKTOP);
+  const page = await newPage(setup.browser, DESKTOP);
   await openGame(page, 'Noa', { mode: 'same_device' });
   assert.equal(await page.textContent('#name-black'), 'Black');
   assert.equal(await page.textContent('#name-white'), 'White');
@@ -325,7 +314,7 @@ test('clocks are large, and the running one counts down', async () => {
 });
 
 test('on a phone the names and the computer\'s level are shown whole', async () => {
-  const page = await newPage(browser, PHONE);
+  const page = await newPage(setup.browser, PHONE);
   await openGame(page, 'Philippa', { mode: 'computer', level: 10, color: 'black' });
   for (const side of ['black', 'white']) {
     const clipped = await page.$eval(`#name-${side}`, (name) => {
@@ -339,7 +328,7 @@ test('on a phone the names and the computer\'s level are shown whole', async () 
 });
 
 test('a skip link leads past the header to the game, and sounds are off until turned on, then remembered', async () => {
-  const page = await newPage(browser, DESKTOP);
+  const page = await newPage(setup.browser, DESKTOP);
   await openGame(page, 'Sol', { mode: 'same_device' });
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to the content');
@@ -357,7 +346,7 @@ test('a skip link leads past the header to the game, and sounds are off until tu
 });
 
 test('the coordinates are on the board\'s rim, outside the squares', async () => {
-  const page = await newPage(browser, DESKTOP);
+  const page = await newPage(setup.browser, DESKTOP);
   await openGame(page, 'Rim', { mode: 'same_device' });
   const rim = await page.evaluate(() => {
     const grid = document.querySelector('#board .grid').getBoundingClientRect();
@@ -381,7 +370,7 @@ test('the coordinates are on the board\'s rim, outside the squares', async () =>
 
 for (const [label, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
   test(`${label}: in dark mode the black player's swatch stands out from its box`, async () => {
-    const page = await newPage(browser, { ...options, colorScheme: 'dark' });
+    const page = await newPage(setup.browser, { ...options, colorScheme: 'dark' });
     await openGame(page, 'Nox', { mode: 'same_device' });
     for (const square of ['d3', 'c5', 'f6', 'f5', 'e6', 'e3']) {
       await waitForTurnOrEnd(page);

@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 
@@ -149,6 +150,26 @@ function frame(line) {
 
 export async function launchBrowser() {
   return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: BROWSER_ARGS, headless: true });
+}
+
+/**
+ * The set-up most test files share: a server (with `env` added to its settings) and a browser
+ * (chromium, or what `launch` starts), started before the file's tests and stopped after them.
+ * Returns the object they are put in, for the tests to read as `setup.server` and
+ * `setup.browser`; a test may put a restarted server in its place, and that one is stopped.
+ * @param {{env?: object, launch?: () => Promise<{close: () => Promise<void>}>}} options
+ */
+export function serverAndBrowser({ env = {}, launch = launchBrowser } = {}) {
+  const setup = { server: null, browser: null };
+  before(async () => {
+    setup.server = await startServer(env);
+    setup.browser = await launch();
+  });
+  after(async () => {
+    await setup.browser?.close();
+    await setup.server?.stop();
+  });
+  return setup;
 }
 
 /** A new page that records console errors and page errors in `page.errors`. */

@@ -1,23 +1,10 @@
 // Phones and the other pages: square size and control height at 390×844, no horizontal
 // overflow from 320 px, the rules page's example boards, the error page, no console errors.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  assertNoConsoleErrors, launchBrowser, newPage, screenshot, startComputerGame, startServer, waitForTurnOrEnd,
-} from './helpers.mjs';
+import { assertNoConsoleErrors, newPage, screenshot, serverAndBrowser, startComputerGame, waitForTurnOrEnd } from './helpers.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 /** Every visible control narrower in height than 44 px (board squares aside). */
 const smallControls = (page) => page.evaluate(() => {
@@ -33,8 +20,8 @@ const smallControls = (page) => page.evaluate(() => {
 const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 test('on a 390×844 phone the board fills the width with squares of at least 44 px', async () => {
-  const page = await newPage(browser, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
-  await startComputerGame(page, server.base, { name: 'Pia' });
+  const page = await newPage(setup.browser, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  await startComputerGame(page, setup.server.base, { name: 'Pia' });
   await waitForTurnOrEnd(page);
   const { board, square } = await page.evaluate(() => ({
     board: document.querySelector('#board > .board').getBoundingClientRect().width,
@@ -61,15 +48,15 @@ test('on a 390×844 phone the board fills the width with squares of at least 44 
 });
 
 test('no page overflows horizontally at 320 px, and controls stay at least 44 px tall', async () => {
-  const page = await newPage(browser, { viewport: { width: 320, height: 640 } });
+  const page = await newPage(setup.browser, { viewport: { width: 320, height: 640 } });
   page.allowedErrors.push(/status of 404/);
-  await startComputerGame(page, server.base, { name: 'Tim' });
+  await startComputerGame(page, setup.server.base, { name: 'Tim' });
   await waitForTurnOrEnd(page);
   const game = page.url();
   const pages = [
-    `${server.base}/`, `${server.base}/rules`, game, `${server.base}/join/abcdefgh`, `${server.base}/no/such/page`,
-    `${server.base}/leaderboard`, `${server.base}/welcome`, `${server.base}/players/Nobody`,
-    `${server.base}/analysis`, `${server.base}/puzzles`,
+    `${setup.server.base}/`, `${setup.server.base}/rules`, game, `${setup.server.base}/join/abcdefgh`, `${setup.server.base}/no/such/page`,
+    `${setup.server.base}/leaderboard`, `${setup.server.base}/welcome`, `${setup.server.base}/players/Nobody`,
+    `${setup.server.base}/analysis`, `${setup.server.base}/puzzles`,
   ];
   for (const url of pages) {
     await page.goto(url);
@@ -82,8 +69,8 @@ test('no page overflows horizontally at 320 px, and controls stay at least 44 px
 });
 
 test('the rules page shows live example boards of a move and its flips', async () => {
-  const page = await newPage(browser);
-  await page.goto(`${server.base}/rules`);
+  const page = await newPage(setup.browser);
+  await page.goto(`${setup.server.base}/rules`);
   await page.waitForSelector('#example-d3 .square');
   assert.equal(await page.locator('.examples .board').count(), 4);
   assert.equal(await page.getAttribute('#example-start [data-square="d3"]', 'aria-label'), 'd3, empty, legal move');
@@ -97,14 +84,14 @@ test('the rules page shows live example boards of a move and its flips', async (
 });
 
 test('an unknown address shows the error page with a way home', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(setup.browser);
   page.allowedErrors.push(/status of 404/);
-  const response = await page.goto(`${server.base}/no/such/page`);
+  const response = await page.goto(`${setup.server.base}/no/such/page`);
   assert.equal(response.status(), 404);
   assert.equal(await page.textContent('h1'), 'Page not found');
   await page.click('text=Back to Outflank');
-  await page.waitForURL(`${server.base}/`);
-  await page.goto(`${server.base}/game/abcdefghij`);
+  await page.waitForURL(`${setup.server.base}/`);
+  await page.goto(`${setup.server.base}/game/abcdefghij`);
   await page.waitForSelector('#missing:not([hidden])');
   assert.equal(await page.textContent('#missing h1'), 'Game not found');
   assertNoConsoleErrors(page);

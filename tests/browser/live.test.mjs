@@ -1,27 +1,18 @@
 // Timed games and connection drops: the clocks count down from the server's time, a game
 // nobody starts is aborted, and a dropped connection is announced and resumed by itself.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertNoConsoleErrors, launchBrowser, newPage, setNickname, startServer, startComputerGame, waitForTurnOrEnd } from './helpers.mjs';
+import {
+  assertNoConsoleErrors, newPage, serverAndBrowser, setNickname, startComputerGame, waitForTurnOrEnd,
+} from './helpers.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer({ OUTFLANK_MOVE_TIME_MS: '3000' });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser({ env: { OUTFLANK_MOVE_TIME_MS: '3000' } });
 
 /** Two pages in one friend game; returns [black, white]. */
 async function friendGame() {
-  const host = await newPage(browser);
-  const guest = await newPage(browser);
-  await host.goto(`${server.base}/`);
+  const host = await newPage(setup.browser);
+  const guest = await newPage(setup.browser);
+  await host.goto(`${setup.server.base}/`);
   await setNickname(host, 'Cleo');
   await host.click('#create-link');
   await host.waitForSelector('#room:not([hidden])');
@@ -50,10 +41,10 @@ test('the clock counts down and a game nobody starts is aborted', async () => {
 });
 
 test('a dropped connection is announced, and the game resumes when the server is back', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(setup.browser);
   // While the server is away the page's reconnection attempts fail; that is expected here.
   page.allowedErrors.push(/WebSocket connection/, /ERR_CONNECTION_REFUSED/);
-  await startComputerGame(page, server.base, { name: 'Rex' });
+  await startComputerGame(page, setup.server.base, { name: 'Rex' });
   await waitForTurnOrEnd(page);
   await page.click('#board [data-square="d3"]');
   await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 2);
@@ -63,7 +54,7 @@ test('a dropped connection is announced, and the game resumes when the server is
       if (!line.hidden) window.lostMessage = line.textContent;
     }).observe(line, { attributes: true, childList: true, subtree: true });
   });
-  server = await server.restart();
+  setup.server = await setup.server.restart();
   await page.waitForFunction(() => window.lostMessage);
   assert.match(await page.evaluate(() => window.lostMessage), /Connection lost — reconnecting/);
   await page.waitForSelector('#connection', { state: 'hidden', timeout: 15000 });

@@ -1,22 +1,11 @@
 // The lobby on the home page: counts that agree with each other, the live games to watch (a
 // spectator opens one from there) and the latest results.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertNoConsoleErrors, launchBrowser, newPage, screenshot, setNickname, startComputerGame, startServer } from './helpers.mjs';
+import { assertNoConsoleErrors, newPage, screenshot, serverAndBrowser, setNickname, startComputerGame } from './helpers.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  // Nobody gets the computer within a test: two seekers pair with each other.
-  server = await startServer({ OUTFLANK_COMPUTER_AFTER_MS: '600000' });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+// Nobody gets the computer within a test: two seekers pair with each other.
+const setup = serverAndBrowser({ env: { OUTFLANK_COMPUTER_AFTER_MS: '600000' } });
 
 const GAME_URL = /\/game\/[A-Za-z0-9]+$/;
 
@@ -28,10 +17,10 @@ async function statsRead(page, expected) {
 }
 
 test('a player whose game is in progress counts as online after leaving its page', async () => {
-  const page = await newPage(browser);
-  await startComputerGame(page, server.base, { name: 'Ivy' });
+  const page = await newPage(setup.browser);
+  await startComputerGame(page, setup.server.base, { name: 'Ivy' });
   // Back home: the game's socket is closed, the game is still being played.
-  await page.goto(`${server.base}/`);
+  await page.goto(`${setup.server.base}/`);
   await page.waitForSelector('#stats:not([hidden])');
   assert.equal(await statsRead(page, '1 player online · 0 waiting · 1 game in progress'),
     '1 player online · 0 waiting · 1 game in progress');
@@ -45,17 +34,17 @@ test('a player whose game is in progress counts as online after leaving its page
 test('two players paired by Play are listed to watch, a visitor watches, then the result is listed', async () => {
   // Ivy's computer game from the test before is still in progress (a game without a clock
   // counts until it has been left for 10 minutes): it is in every count below.
-  const ann = await newPage(browser);
-  const ben = await newPage(browser);
+  const ann = await newPage(setup.browser);
+  const ben = await newPage(setup.browser);
   for (const [page, name] of [[ann, 'Ann'], [ben, 'Ben']]) {
-    await page.goto(`${server.base}/`);
+    await page.goto(`${setup.server.base}/`);
     await setNickname(page, name);
   }
   await ann.click('#quick-game');
   await ann.waitForFunction(() => /Searching/.test(document.querySelector('#quick-status').textContent));
   // While Ann waits, the lobby says so.
-  const visitor = await newPage(browser, { viewport: { width: 1280, height: 800 } });
-  await visitor.goto(`${server.base}/`);
+  const visitor = await newPage(setup.browser, { viewport: { width: 1280, height: 800 } });
+  await visitor.goto(`${setup.server.base}/`);
   await visitor.waitForSelector('#stats:not([hidden])');
   assert.equal(await statsRead(visitor, '2 players online · 1 waiting · 1 game in progress'),
     '2 players online · 1 waiting · 1 game in progress');
@@ -82,14 +71,14 @@ test('two players paired by Play are listed to watch, a visitor watches, then th
 
   // The visitor opens it and watches, read-only.
   await live.click();
-  await visitor.waitForURL(`${server.base}${gamePath}`);
+  await visitor.waitForURL(`${setup.server.base}${gamePath}`);
   await visitor.waitForSelector('body[data-you="spectator"]');
 
   // Black resigns; the result is listed, opening the replay.
   await black.click('#resign');
   await black.click('#resign-confirm');
   await black.waitForSelector('#result:not([hidden])');
-  await visitor.goto(`${server.base}/`);
+  await visitor.goto(`${setup.server.base}/`);
   await visitor.waitForSelector('#recent-results li');
   const result = visitor.locator('#recent-results li a');
   assert.equal(await result.count(), 1);

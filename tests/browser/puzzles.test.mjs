@@ -2,22 +2,11 @@
 // imported and reviewed gives its player puzzles; a wrong answer is told and counted, the best
 // move solves the puzzle; a visitor may try a shared puzzle and see its solution; axe finds
 // nothing, in dark mode and on a phone.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertNoConsoleErrors, axeViolations, boardShown, call, launchBrowser, newPage, screenshot, startServer } from './helpers.mjs';
+import { assertNoConsoleErrors, axeViolations, boardShown, call, newPage, screenshot, serverAndBrowser } from './helpers.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 const DESKTOP = { viewport: { width: 1280, height: 800 }, bypassCSP: true };
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, bypassCSP: true };
@@ -26,8 +15,8 @@ const SHORTEST = 'd3 c3 b3 d2 e1 d6 d7 e3 f4';
 
 /** A player `nickname` whose imported game has been reviewed: their page and puzzles. */
 async function playerWithPuzzles(options, nickname) {
-  const page = await newPage(browser, options);
-  await page.goto(`${server.base}/rules`);
+  const page = await newPage(setup.browser, options);
+  await page.goto(`${setup.server.base}/rules`);
   assert.equal((await call(page, 'POST', '/api/session', { nickname })).status, 200);
   const imported = await call(page, 'POST', '/api/games/import', { record: SHORTEST });
   assert.equal(imported.status, 201, JSON.stringify(imported.body));
@@ -44,9 +33,9 @@ async function playerWithPuzzles(options, nickname) {
 
 test('your puzzles: a wrong answer is told and counted, the best move solves it', async () => {
   const { page, mine, gameId } = await playerWithPuzzles(DESKTOP, 'Pia');
-  await page.goto(`${server.base}/puzzles`);
+  await page.goto(`${setup.server.base}/puzzles`);
   const first = mine.puzzles[0];
-  await page.waitForURL(`${server.base}/puzzles/${first.id}`);
+  await page.waitForURL(`${setup.server.base}/puzzles/${first.id}`);
   const side = first.side_to_move === 'black' ? 'Black' : 'White';
   assert.equal(await page.textContent('#prompt'), `${side} to play: find the best move.`);
   assert.equal(await page.textContent('#context'), `In your game you played ${first.played} here and lost ${first.loss} discs.`);
@@ -94,8 +83,8 @@ test('a visitor opens a shared puzzle, sees it is someone else\'s, and can see t
   const { page: owner, mine } = await playerWithPuzzles(DESKTOP, 'Quin');
   const puzzle = mine.puzzles[0];
   await owner.context().close();
-  const visitor = await newPage(browser, DESKTOP);
-  await visitor.goto(`${server.base}/puzzles/${puzzle.id}`);
+  const visitor = await newPage(setup.browser, DESKTOP);
+  await visitor.goto(`${setup.server.base}/puzzles/${puzzle.id}`);
   await visitor.waitForSelector('#solver:not([hidden])');
   assert.equal(await visitor.isVisible('#visitor-card'), true);
   assert.equal(await visitor.isVisible('#list-card'), false);
@@ -115,12 +104,12 @@ test('a visitor opens a shared puzzle, sees it is someone else\'s, and can see t
 });
 
 test('without a session or puzzles the page says where puzzles come from', async () => {
-  const page = await newPage(browser, DESKTOP);
-  await page.goto(`${server.base}/puzzles`);
+  const page = await newPage(setup.browser, DESKTOP);
+  await page.goto(`${setup.server.base}/puzzles`);
   await page.waitForSelector('#no-puzzles:not([hidden])');
   assert.match(await page.textContent('#no-puzzles-text'), /^Puzzles come from the mistakes in your own games\./);
   assert.equal(await page.isVisible('#solver'), false);
-  await page.goto(`${server.base}/puzzles/k7Hq2mXp9R-3`);
+  await page.goto(`${setup.server.base}/puzzles/k7Hq2mXp9R-3`);
   await page.waitForSelector('#no-puzzles:not([hidden])');
   assert.equal(await page.textContent('#no-puzzles-title'), 'No such puzzle');
   page.allowedErrors.push(/status of 404/);
@@ -130,8 +119,8 @@ test('without a session or puzzles the page says where puzzles come from', async
 
 test('dark mode and a phone: the puzzle reads, fits and passes axe', async () => {
   const { page, mine } = await playerWithPuzzles({ ...PHONE, colorScheme: 'dark' }, 'Ria');
-  await page.goto(`${server.base}/puzzles`);
-  await page.waitForURL(`${server.base}/puzzles/${mine.puzzles[0].id}`);
+  await page.goto(`${setup.server.base}/puzzles`);
+  await page.waitForURL(`${setup.server.base}/puzzles/${mine.puzzles[0].id}`);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.equal(overflow, 0);
   const boardBox = await page.locator('#board').boundingBox();

@@ -4,23 +4,12 @@
 // nothing, and it all works on a phone. Against the real server: once with a finished record
 // imported and reviewed by the real engine, and once with the review's answers replaced by
 // known ones (queued, running, then done), so that the words can be checked exactly.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertNoConsoleErrors, axeViolations, boardShown, call, launchBrowser, newPage, screenshot, startServer } from './helpers.mjs';
+import { assertNoConsoleErrors, axeViolations, boardShown, call, newPage, screenshot, serverAndBrowser } from './helpers.mjs';
 import { layoutShift, watchLayoutShift } from './game-helpers.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 const DESKTOP = { viewport: { width: 1280, height: 800 }, bypassCSP: true };
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, bypassCSP: true };
@@ -45,10 +34,10 @@ async function pickOnGraph(page, ply, last, tap = false) {
 async function finishedGame(page, name) {
   const none = (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ status: 'none' }) });
   await page.route('**/api/games/*/analysis', none);
-  await page.goto(`${server.base}/rules`);
+  await page.goto(`${setup.server.base}/rules`);
   await call(page, 'POST', '/api/session', { nickname: name });
   const created = await call(page, 'POST', '/api/games', { mode: 'same_device' });
-  await page.goto(`${server.base}${created.body.url}`);
+  await page.goto(`${setup.server.base}${created.body.url}`);
   for (const square of SHORTEST) {
     await page.waitForSelector(`#board [data-square="${square}"].legal`);
     await page.click(`#board [data-square="${square}"]`);
@@ -145,7 +134,7 @@ async function checkPick(page, body, ply, tap = false) {
 }
 
 test('a review the engine works on: progress, then the graph, the marks, the best move and line, and the summary', async () => {
-  const page = await newPage(browser, DESKTOP);
+  const page = await newPage(setup.browser, DESKTOP);
   const id = await finishedGame(page, 'Rev');
   const positions = (await call(page, 'GET', `/api/games/${id}`)).body.positions;
   assert.equal(positions.length, 10);
@@ -155,7 +144,7 @@ test('a review the engine works on: progress, then the graph, the marks, the bes
     { game_id: id, status: 'running', progress: { done: 3, total: 9 } },
     body,
   ]);
-  await page.goto(`${server.base}/replay/${id}`);
+  await page.goto(`${setup.server.base}/replay/${id}`);
   await page.waitForSelector('#review:not([hidden])');
   await page.waitForFunction(() => document.querySelector('#review-status').textContent === 'Reviewing… 3 of 9 moves');
   assert.equal(await page.getAttribute('#review-progress', 'value'), '3');
@@ -224,11 +213,11 @@ test('a review the engine works on: progress, then the graph, the marks, the bes
 });
 
 test('while the page is hidden it stops asking, and asks again when it is shown', async () => {
-  const page = await newPage(browser, DESKTOP);
+  const page = await newPage(setup.browser, DESKTOP);
   const id = await finishedGame(page, 'Hid');
   const running = { game_id: id, status: 'running', progress: { done: 1, total: 9 } };
   const seen = await answerReviews(page, id, [running]);
-  await page.goto(`${server.base}/replay/${id}`);
+  await page.goto(`${setup.server.base}/replay/${id}`);
   await page.waitForFunction(() => document.querySelector('#review-status').textContent === 'Reviewing… 1 of 9 moves');
   const setHidden = (hidden) => page.evaluate((value) => {
     Object.defineProperty(document, 'hidden', { configurable: true, get: () => value });
@@ -248,7 +237,7 @@ test('while the page is hidden it stops asking, and asks again when it is shown'
 });
 
 test('a game not reviewed yet offers a review, and a refusal is said plainly', async () => {
-  const page = await newPage(browser, DESKTOP);
+  const page = await newPage(setup.browser, DESKTOP);
   const id = await finishedGame(page, 'Asa');
   const positions = (await call(page, 'GET', `/api/games/${id}`)).body.positions;
   page.allowedErrors.push(/status of 503/);
@@ -266,7 +255,7 @@ test('a game not reviewed yet offers a review, and a refusal is said plainly', a
       route.fulfill({ status: 202, contentType: 'application/json', body: JSON.stringify(knownReview(id, positions)) });
     }
   });
-  await page.goto(`${server.base}/replay/${id}`);
+  await page.goto(`${setup.server.base}/replay/${id}`);
   await page.waitForSelector('#review-request:not([hidden])');
   assert.equal(await page.textContent('#review-status'), 'This game has not been reviewed yet.');
   assert.equal(await page.textContent('#review-request'), 'Review this game');
@@ -281,12 +270,12 @@ test('a game not reviewed yet offers a review, and a refusal is said plainly', a
 });
 
 test('on a 390×844 phone the graph is full width, tall enough to tap, and a tap picks the ply', async () => {
-  const page = await newPage(browser, PHONE);
+  const page = await newPage(setup.browser, PHONE);
   const id = await finishedGame(page, 'Pip');
   const positions = (await call(page, 'GET', `/api/games/${id}`)).body.positions;
   const body = knownReview(id, positions);
   await answerReviews(page, id, [body]);
-  await page.goto(`${server.base}/replay/${id}`);
+  await page.goto(`${setup.server.base}/replay/${id}`);
   await checkDoneReview(page, body, positions);
   const { frame, card, overflow } = await page.evaluate(() => ({
     frame: document.querySelector('#review-graph .graph-frame').getBoundingClientRect().toJSON(),
@@ -314,12 +303,12 @@ test('on a 390×844 phone the graph is full width, tall enough to tap, and a tap
 });
 
 test('dark mode: the review reads and passes axe', async () => {
-  const page = await newPage(browser, { ...DESKTOP, colorScheme: 'dark' });
+  const page = await newPage(setup.browser, { ...DESKTOP, colorScheme: 'dark' });
   const id = await finishedGame(page, 'Dax');
   const positions = (await call(page, 'GET', `/api/games/${id}`)).body.positions;
   const body = knownReview(id, positions);
   await answerReviews(page, id, [body]);
-  await page.goto(`${server.base}/replay/${id}`);
+  await page.goto(`${setup.server.base}/replay/${id}`);
   await checkDoneReview(page, body, positions);
   await checkPick(page, body, 1);
   await screenshot(page, 'review-dark');
@@ -329,7 +318,7 @@ test('dark mode: the review reads and passes axe', async () => {
 
 for (const [label, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
   test(`${label}: a game that ends on its page gets its review without moving anything`, async () => {
-    const page = await newPage(browser, options);
+    const page = await newPage(setup.browser, options);
     let asked = 0;
     await page.route('**/api/games/*/analysis', async (route) => {
       const id = new URL(route.request().url()).pathname.split('/')[3];
@@ -338,13 +327,13 @@ for (const [label, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
         route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ game_id: id, status: 'queued' }) });
         return;
       }
-      const positions = (await (await fetch(`${server.base}/api/games/${id}`)).json()).positions;
+      const positions = (await (await fetch(`${setup.server.base}/api/games/${id}`)).json()).positions;
       route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(knownReview(id, positions)) });
     });
-    await page.goto(`${server.base}/rules`);
+    await page.goto(`${setup.server.base}/rules`);
     await call(page, 'POST', '/api/session', { nickname: 'Cls' });
     const created = await call(page, 'POST', '/api/games', { mode: 'same_device' });
-    await page.goto(`${server.base}${created.body.url}`);
+    await page.goto(`${setup.server.base}${created.body.url}`);
     await page.waitForSelector('body[data-status="live"]');
     await watchLayoutShift(page);
     for (const square of SHORTEST) {
@@ -363,11 +352,11 @@ for (const [label, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
 }
 
 test('a finished record imported opens its replay, and the real engine reviews it', async () => {
-  const page = await newPage(browser, DESKTOP);
-  await page.goto(`${server.base}/rules`);
+  const page = await newPage(setup.browser, DESKTOP);
+  await page.goto(`${setup.server.base}/rules`);
   await call(page, 'POST', '/api/session', { nickname: 'Imo' });
   const created = await call(page, 'POST', '/api/games', { mode: 'same_device' });
-  await page.goto(`${server.base}${created.body.url}`);
+  await page.goto(`${setup.server.base}${created.body.url}`);
   await page.waitForSelector('body[data-status="live"]');
   // Through the page's import form, as a player would.
   await page.click('#import summary');
