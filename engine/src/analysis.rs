@@ -133,6 +133,23 @@ impl fmt::Display for Class {
     }
 }
 
+impl Class {
+    /// Every class, best first.
+    pub const ALL: [Class; 6] = [
+        Class::Forced,
+        Class::Best,
+        Class::Good,
+        Class::Inaccuracy,
+        Class::Mistake,
+        Class::Blunder,
+    ];
+
+    /// The class named `name` (as [`Class::name`] writes it).
+    pub fn from_name(name: &str) -> Option<Class> {
+        Class::ALL.into_iter().find(|class| class.name() == name)
+    }
+}
+
 /// Where the values of a ply come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {

@@ -1,12 +1,13 @@
 //! Serde support (the `serde` feature), for programs that send engine values between
 //! processes: squares and moves as their text (`"d3"`, `"pass"`), colours as `"black"` and
-//! `"white"`, levels by name, bitboards as their `u64`, and a board as both sides' discs with
+//! `"white"`, levels and classes of move by name, bitboards as their `u64`, and a board as both sides' discs with
 //! the side to move.
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::ai::Level;
+use crate::analysis::Class;
 use crate::{Bitboard, Board, Color, GameResult, Move, Square};
 
 impl Serialize for Square {
@@ -52,6 +53,20 @@ impl<'de> Deserialize<'de> for Color {
             "white" => Ok(Color::White),
             other => Err(D::Error::custom(format!("{other:?} is not a colour"))),
         }
+    }
+}
+
+impl Serialize for Class {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Class {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Class, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        Class::from_name(&text)
+            .ok_or_else(|| D::Error::custom(format!("{text:?} is not a class of move")))
     }
 }
 
@@ -142,6 +157,14 @@ mod tests {
         assert_eq!(round_trip(Move::Pass), r#""pass""#);
         assert_eq!(round_trip(Color::White), r#""white""#);
         assert_eq!(round_trip(Level::HARD), r#""10""#);
+    }
+
+    #[test]
+    fn a_class_of_move_travels_as_its_name() {
+        for class in Class::ALL {
+            assert_eq!(round_trip(class), format!("\"{}\"", class.name()));
+        }
+        assert!(serde_json::from_str::<Class>(r#""brilliant""#).is_err());
     }
 
     #[test]

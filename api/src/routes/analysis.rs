@@ -5,16 +5,16 @@ use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::web::{self, ServiceConfig};
 use outflank_engine::analysis::{BLUNDER, INACCURACY, MISTAKE};
-use outflank_engine::{Board, Color, Move};
+use outflank_engine::{Board, Color};
 use serde_json::{Value, json};
 use thiserror::Error;
 
 use crate::domain::{GameId, GameStatus};
 use crate::http::error::{ApiError, api_error};
 use crate::identity::session::Session;
+use crate::json::board_text;
 use crate::service::{Analyses, AnalysisError, AnalysisResult, AnalysisSettings, ENGINE};
 use crate::storage::{AnalysisRow, AnalysisStatus, DbError, GameRecord, Store};
-use crate::ws::protocol::board_text;
 
 pub fn configure(config: &mut ServiceConfig) {
     config
@@ -186,11 +186,10 @@ fn plies_json(start: Board, record: &GameRecord, result: &AnalysisResult) -> Val
             let line: Vec<Value> = ply
                 .best_line
                 .iter()
-                .map_while(|text| {
-                    let mv = text.parse::<Move>().ok()?;
+                .map_while(|&mv| {
                     let next = board?.play(mv).ok()?;
                     board = Some(next);
-                    Some(json!({ "move": text, "board": board_text(&next) }))
+                    Some(json!({ "move": mv, "board": board_text(&next) }))
                 })
                 .collect();
             let mut value = serde_json::to_value(ply).unwrap_or(Value::Null);

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use outflank_engine::analysis::{self, Class, PlyReview, ReviewOptions};
-use outflank_engine::{Color, Game};
+use outflank_engine::{Color, Game, Move};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use tokio::sync::mpsc;
@@ -89,44 +89,41 @@ impl From<DbError> for AnalysisError {
     }
 }
 
-/// One ply of a stored analysis: the engine's review in the wire's words. The route adds the
+/// One ply of a stored analysis: the engine's review as stored and sent (colours, moves and
+/// classes as their names: `"black"`, `"f5"` or `"pass"`, `"blunder"`). The route adds the
 /// boards of the best line.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AnalysedPly {
     pub ply: usize,
-    /// `black` or `white`.
-    pub color: String,
-    /// `f5` or `pass`.
+    pub color: Color,
     #[serde(rename = "move")]
-    pub mv: String,
+    pub mv: Move,
     pub value_before: i32,
     pub value_after: i32,
-    pub best: Vec<String>,
+    pub best: Vec<Move>,
     pub best_value: i32,
     pub played_value: i32,
     pub loss: i32,
     pub exact: bool,
-    pub class: String,
-    pub best_line: Vec<String>,
+    pub class: Class,
+    pub best_line: Vec<Move>,
 }
 
 impl From<&PlyReview> for AnalysedPly {
     fn from(ply: &PlyReview) -> AnalysedPly {
-        let moves =
-            |moves: &[outflank_engine::Move]| moves.iter().map(ToString::to_string).collect();
         AnalysedPly {
             ply: ply.ply,
-            color: ply.color.name().to_lowercase(),
-            mv: ply.played.to_string(),
+            color: ply.color,
+            mv: ply.played,
             value_before: ply.value_before,
             value_after: ply.value_after,
-            best: moves(&ply.best),
+            best: ply.best.clone(),
             best_value: ply.best_value,
             played_value: ply.played_value,
             loss: ply.loss,
             exact: ply.exact,
-            class: ply.class.name().to_owned(),
-            best_line: moves(&ply.best_line),
+            class: ply.class,
+            best_line: ply.best_line.clone(),
         }
     }
 }
@@ -156,11 +153,10 @@ pub struct SideSummary {
 impl AnalysisResult {
     /// The summary of `color`'s moves.
     pub fn summary(&self, color: Color) -> SideSummary {
-        let name = color.name().to_lowercase();
         let moves: Vec<&AnalysedPly> =
-            self.plies.iter().filter(|ply| ply.color == name && ply.mv != "pass").collect();
+            self.plies.iter().filter(|ply| ply.color == color && ply.mv != Move::Pass).collect();
         let count = |class: Class| {
-            let count = moves.iter().filter(|ply| ply.class == class.name()).count();
+            let count = moves.iter().filter(|ply| ply.class == class).count();
             u32::try_from(count).unwrap_or(u32::MAX)
         };
         let total_loss: i64 = moves.iter().map(|ply| i64::from(ply.loss)).sum();
@@ -631,32 +627,24 @@ mod tests {
         row.id
     }
 
-    /// Waits until `id`'s analysis has `status`.
-    async fn until_status(store: &Store, id: &GameId, status: AnalysisStatus) {
-        for _ in 0..4_000 {
-            if row(store, id).await.status == status {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-        panic!("the analysis of {id} never became {status:?}");
-    }
-
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_game_that_ends_is_handed_to_the_workers_and_reviewed() {
-        let store = Store::connect("sqlite::memory:").await.unwrap();
-        let analyses =
-            Analyses::start(store.clone(), LiveSearches::default(), quick(4), "node-a".into())
-                .unwrap();
+    async fn a_game_that_ends_is_handed_to_the_workers_without_a_request() {
+        let (store, live, _search, analyses) = held(4).await;
         let id = ended_game(&store, SHORTEST).await;
         assert_eq!(row(&store, &id).await.status, AnalysisStatus::Queued);
         analyses.game_ended(id.clone());
-        until_status(&store, &id, AnalysisStatus::Done).await;
+        // A worker claimed it and stands before its first step, waiting for the live search.
+        until(|| live.waiting() == 1).await;
+        let running = row(&store, &id).await;
+        assert_eq!(
+            (running.status, running.claimed_by.as_deref()),
+            (AnalysisStatus::Running, Some("node-a"))
+        );
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_game_that_ends_while_the_queue_is_full_is_reviewed_after_the_sweep() {
-        let (store, live, search, analyses) = held(1).await;
+    async fn a_game_that_ends_while_the_queue_is_full_stays_queued_in_the_store() {
+        let (store, live, _search, analyses) = held(1).await;
         let first = ended_game(&store, SHORTEST).await;
         analyses.game_ended(first.clone());
         until(|| live.waiting() == 1).await;
@@ -664,15 +652,27 @@ mod tests {
         analyses.game_ended(second.clone());
         let third = ended_game(&store, SHORTEST).await;
         analyses.game_ended(third.clone());
-        // The queue was full: the third waits in the store, queued with its end.
-        assert_eq!(row(&store, &first).await.status, AnalysisStatus::Running);
+        assert!(!lock(&analyses.inner.pending).contains(&third));
         assert_eq!(row(&store, &third).await.status, AnalysisStatus::Queued);
+        assert_eq!(store.claimable_analyses(Timestamp(0), 10).await.unwrap(), [second, third]);
+    }
 
-        drop(search);
-        until_status(&store, &second, AnalysisStatus::Done).await;
-        assert_eq!(row(&store, &third).await.status, AnalysisStatus::Queued);
-        sweep_once(&analyses.inner).await;
-        until_status(&store, &third, AnalysisStatus::Done).await;
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_sweep_hands_the_workers_a_review_queued_with_a_games_end() {
+        // Queued with its end on a node that stopped, or while the queue was full: nobody was
+        // told. The sweep, which runs at start-up and every minute, finds it.
+        let store = Store::connect("sqlite::memory:").await.unwrap();
+        let id = ended_game(&store, SHORTEST).await;
+        let live = LiveSearches::default();
+        let _search = live.start();
+        let analyses = Analyses::start(store.clone(), live.clone(), quick(1), "node-b".into());
+        let _analyses = analyses.unwrap();
+        until(|| live.waiting() == 1).await;
+        let running = row(&store, &id).await;
+        assert_eq!(
+            (running.status, running.claimed_by.as_deref()),
+            (AnalysisStatus::Running, Some("node-b"))
+        );
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
