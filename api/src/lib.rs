@@ -7,6 +7,7 @@ pub mod configuration;
 pub mod domain;
 pub mod http;
 pub mod identity;
+pub mod json;
 pub mod live;
 pub mod metrics;
 pub mod routes;

@@ -34,9 +34,8 @@ pub enum Action {
 }
 
 impl Action {
-    /// One action of every kind (a move to d3), for tests that go through them all.
-    #[cfg(test)]
-    pub(crate) const EVERY_KIND: [Action; 8] = [
+    /// One action of every kind (a move to d3), in the order of [`Action::KINDS`].
+    pub const EVERY_KIND: [Action; 8] = [
         Action::Move { square: Square::D3 },
         Action::Resign,
         Action::OfferDraw,
@@ -47,7 +46,20 @@ impl Action {
         Action::Leave,
     ];
 
-    /// The action's type as clients write it, e.g. `"offer_draw"`.
+    /// Every action's type as clients write it: the one list of command names, which the
+    /// socket reads and the browser client's is checked against.
+    pub const KINDS: [&'static str; 8] = {
+        let mut kinds = [""; 8];
+        let mut index = 0;
+        while index < kinds.len() {
+            kinds[index] = Action::EVERY_KIND[index].kind();
+            index += 1;
+        }
+        kinds
+    };
+
+    /// The action's type as clients write it, e.g. `"offer_draw"` (the same as its `type`
+    /// field in JSON, which a test holds).
     pub const fn kind(self) -> &'static str {
         match self {
             Action::Move { .. } => "move",

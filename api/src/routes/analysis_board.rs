@@ -18,8 +18,8 @@ use crate::domain::Timestamp;
 use crate::http::client_address::client_key;
 use crate::http::error::{ApiError, respond};
 use crate::http::session::current_session;
+use crate::json::{LegalMsg, positions_json};
 use crate::service::{BoardValues, BoardValuesError, Requester};
-use crate::ws::protocol::{LegalMsg, positions_json};
 
 /// The most moves a line may list: every square once, and a pass before each.
 pub const MAX_LINE_MOVES: usize = 120;

@@ -17,11 +17,11 @@ use crate::domain::{EndReason, GameId, GameStatus, Mode, Timestamp, Winner};
 use crate::http::client_address::client_key;
 use crate::http::error::{ApiError, api_error};
 use crate::identity::session::Session;
+use crate::json::positions_json;
 use crate::live::{Human, Setup};
 use crate::routes::players::rated_game_json;
 use crate::service::{Analyses, GameHub, Origin, OverBudget, ServiceError};
 use crate::storage::{DbError, FinishedGame, GameRecord, GameRow, SeatRow, Store};
-use crate::ws::protocol::positions_json;
 
 pub fn configure(config: &mut ServiceConfig) {
     config

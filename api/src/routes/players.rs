@@ -15,9 +15,9 @@ use crate::accounts::rating::{RatedGame, RatingChange};
 use crate::accounts::rating::{is_provisional, shown};
 use crate::domain::{GameStatus, Winner};
 use crate::http::error::{ApiError, api_error};
+use crate::json::RatingSide;
 use crate::live::winner_of;
 use crate::storage::{AccountRow, DbError, Store};
-use crate::ws::protocol::RatingSide;
 
 /// Players on one leaderboard page.
 pub const PER_PAGE: u32 = 25;

@@ -14,9 +14,9 @@ use crate::domain::{PlayerId, PuzzleId, Timestamp};
 use crate::http::error::{ApiError, api_error};
 use crate::http::session::current_session;
 use crate::identity::session::Session;
+use crate::json::{LegalMsg, board_text};
 use crate::service::puzzles::{self, AnswerError, ValuedMove};
 use crate::storage::{DbError, PuzzleRow, Store};
-use crate::ws::protocol::{LegalMsg, board_text};
 
 /// Puzzles listed at most.
 pub const LISTED: u32 = 100;

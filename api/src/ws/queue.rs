@@ -16,7 +16,7 @@ use crate::live::Human;
 use crate::metrics::{ErrorKind, Metrics, SocketKind};
 use crate::service::{Matchmaking, Online, SeekRefusal};
 
-use super::protocol::{OpponentMsg, QueueMsg, SeekerMsg, codes};
+use super::protocol::{OpponentMsg, QueueMsg, QueueName, SeekerError, SeekerMsg, codes};
 use super::socket::{self, Close, Conversation, Flow, Socket};
 
 /// How often a waiting seeker hears how long they have waited (and the queue hears from them).
@@ -90,9 +90,9 @@ impl Conversation for QueueSocket {
     async fn on_text(&mut self, socket: &mut Socket, text: &str) -> Flow {
         let msg = match SeekerMsg::parse(text) {
             Ok(msg) => msg,
-            Err((code, error)) => {
+            Err(SeekerError { code, message }) => {
                 socket.metrics().error(ErrorKind::WsProtocol, code);
-                return socket.send(&QueueMsg::error(code, error)).await;
+                return socket.send(&QueueMsg::error(code, message)).await;
             }
         };
         match msg {
@@ -103,7 +103,7 @@ impl Conversation for QueueSocket {
                 }
                 socket.send(&QueueMsg::Cancelled).await
             }
-            SeekerMsg::Seek { queue } => self.seek(socket, &queue).await,
+            SeekerMsg::Seek { queue } => self.seek(socket, queue.into()).await,
         }
     }
 
@@ -140,9 +140,7 @@ impl Conversation for QueueSocket {
             }
         }
         let waited_ms = Timestamp::now().since(search.since);
-        socket
-            .send(&QueueMsg::Searching { queue: search.queue.as_str().to_owned(), waited_ms })
-            .await
+        socket.send(&QueueMsg::Searching { queue: search.queue.into(), waited_ms }).await
     }
 
     async fn on_close(&mut self) {
@@ -153,19 +151,11 @@ impl Conversation for QueueSocket {
 }
 
 impl QueueSocket {
-    async fn seek(&mut self, socket: &mut Socket, queue: &str) -> Flow {
+    async fn seek(&mut self, socket: &mut Socket, kind: QueueKind) -> Flow {
         if self.search.is_some() {
             let message = "you are already looking for an opponent";
             return socket.send(&QueueMsg::error(codes::ALREADY_SEEKING, message)).await;
         }
-        let kind = match queue {
-            "quick" => QueueKind::Quick,
-            "ranked" => QueueKind::Ranked,
-            other => {
-                let message = format!("\"{other}\" is not a queue; expected quick or ranked");
-                return socket.send(&QueueMsg::error(codes::BAD_QUEUE, message)).await;
-            }
-        };
         let rating = match self.matchmaking.rating_for(&self.me.id, self.signed_in, kind).await {
             Ok(rating) => rating,
             Err(refusal) => {
@@ -184,7 +174,7 @@ impl QueueSocket {
             return socket.send(&unavailable).await;
         }
         self.search = Some(Search { since: now, queue: kind, rating });
-        socket.send(&QueueMsg::Searching { queue: kind.as_str().to_owned(), waited_ms: 0 }).await
+        socket.send(&QueueMsg::Searching { queue: QueueName::from(kind), waited_ms: 0 }).await
     }
 
     async fn announce(&mut self, socket: &mut Socket, decision: &Decision) -> Flow {

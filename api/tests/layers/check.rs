@@ -52,8 +52,7 @@ pub fn check(src: &Path) -> Vec<Violation> {
             violations.push(Violation::Unplaced { module: module.clone() });
             continue;
         };
-        let used = modules.uses[module].iter().chain(&modules.test_uses[module]);
-        for uses in used.collect::<BTreeSet<_>>() {
+        for uses in &modules.names[module] {
             if layer_of(uses).is_some_and(|layer| layer > own) {
                 violations
                     .push(Violation::FromAbove { module: module.clone(), uses: uses.clone() });

@@ -12,6 +12,7 @@ pub const LAYERS: &[(&str, &[&str])] = &[
         "edge",
         &[
             "http",
+            "json",
             "routes",
             "ws",
             "configuration",
@@ -74,6 +75,18 @@ pub const NEVERS: &[Never] = &[
         to: "ws",
         except: &[],
         why: "nodes exchange domain values; only the socket edge renders the wire",
+    },
+    Never {
+        from: "routes",
+        to: "ws",
+        except: &[],
+        why: "the routes and the sockets share the edge's JSON (`json`), not each other's",
+    },
+    Never {
+        from: "ws",
+        to: "routes",
+        except: &[],
+        why: "the routes and the sockets share the edge's JSON (`json`), not each other's",
     },
     Never {
         from: "service",

@@ -135,6 +135,12 @@ fn identity_reaching_the_games_is_refused() {
 }
 
 #[test]
+fn a_route_borrowing_the_sockets_wire_is_refused() {
+    let found = check_with("routes/players.rs", "use crate::ws::protocol::RatingSide;");
+    assert_reported(&found, never("routes::players", "ws::protocol"));
+}
+
+#[test]
 fn the_store_reaching_the_service_is_refused() {
     let found = check_with("storage/games.rs", "use crate::service::GameHub;");
     assert_reported(&found, from_above("storage::games", "service::games::registry"));

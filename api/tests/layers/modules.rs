@@ -12,10 +12,13 @@ use crate::source::{self, UseDecl};
 pub struct Modules {
     /// Every module's path (`service::games::registry`; the crate root is `lib` or `main`).
     pub all: BTreeSet<String>,
-    /// For each module, the modules its code uses (never itself), inline tests left out.
+    /// For each module, the modules its code uses (never itself), inline tests left out: where
+    /// what it names is defined.
     pub uses: BTreeMap<String, BTreeSet<String>>,
-    /// For each module, the modules its inline tests or test files use besides.
-    pub test_uses: BTreeMap<String, BTreeSet<String>>,
+    /// For each module, every module its code and tests name or use: the modules its paths go
+    /// through (`ws::protocol` in `ws::protocol::RatingSide`) as well as where the items are
+    /// defined (`json`, which `ws::protocol` re-exports it from).
+    pub names: BTreeMap<String, BTreeSet<String>>,
 }
 
 /// One file as read: its module path, its code without tests, and its tests' code.
@@ -35,13 +38,14 @@ impl Modules {
             files.iter().map(|file| (file.module.clone(), source::use_decls(&file.code))).collect();
         let resolver = Resolver { all: &all, decls: &decls };
         let mut uses = BTreeMap::new();
-        let mut test_uses = BTreeMap::new();
+        let mut names = BTreeMap::new();
         for file in &files {
-            uses.insert(file.module.clone(), resolver.used_by(&file.module, &file.code, false));
-            test_uses
-                .insert(file.module.clone(), resolver.used_by(&file.module, &file.tests, true));
+            let (used, _) = resolver.used_by(&file.module, &file.code, false);
+            let (tests_use, tests_name) = resolver.used_by(&file.module, &file.tests, true);
+            names.insert(file.module.clone(), &tests_use | &tests_name);
+            uses.insert(file.module.clone(), used);
         }
-        Modules { all, uses, test_uses }
+        Modules { all, uses, names }
     }
 }
 
@@ -97,9 +101,16 @@ struct Resolver<'a> {
 const MAX_REEXPORTS: usize = 8;
 
 impl Resolver<'_> {
-    /// The modules (other than `module`) that `code`, written in `module`, names.
-    fn used_by(&self, module: &str, code: &str, tests: bool) -> BTreeSet<String> {
+    /// The modules (other than `module`) where what `code`, written in `module`, names is
+    /// defined, and the modules its paths go through.
+    fn used_by(
+        &self,
+        module: &str,
+        code: &str,
+        tests: bool,
+    ) -> (BTreeSet<String>, BTreeSet<String>) {
         let mut used = BTreeSet::new();
+        let mut named = BTreeSet::new();
         let decls = if tests { source::use_decls(code) } else { Vec::new() };
         let own = if tests { &decls } else { self.decls.get(module).expect("read") };
         let from_uses = own
@@ -112,15 +123,18 @@ impl Resolver<'_> {
             {
                 used.insert(target);
             }
+            if let Some((base, rest)) = self.root(module, &segments) {
+                let through = self.walk(base, rest).0;
+                if through != module && !through.is_empty() {
+                    named.insert(through);
+                }
+            }
         }
-        used
+        (used, named)
     }
 
-    /// The module that defines what `segments`, written in `module`, names: `None` for another
-    /// crate's paths.
-    fn resolve(&self, module: &str, segments: &[String], depth: usize) -> Option<String> {
-        let (mut base, rest) = self.root(module, segments)?;
-        let mut rest = rest;
+    /// The deepest module `rest` walks into from `base`, and what is left of the path.
+    fn walk<'s>(&self, mut base: String, mut rest: &'s [String]) -> (String, &'s [String]) {
         while let Some(segment) = rest.first() {
             let child = join(&base, segment);
             if !self.all.contains(&child) {
@@ -129,6 +143,14 @@ impl Resolver<'_> {
             base = child;
             rest = &rest[1..];
         }
+        (base, rest)
+    }
+
+    /// The module that defines what `segments`, written in `module`, names: `None` for another
+    /// crate's paths.
+    fn resolve(&self, module: &str, segments: &[String], depth: usize) -> Option<String> {
+        let (base, rest) = self.root(module, segments)?;
+        let (base, rest) = self.walk(base, rest);
         match rest.first() {
             Some(name) if depth < MAX_REEXPORTS => {
                 Some(self.reexported(&base, name, depth).unwrap_or(base))

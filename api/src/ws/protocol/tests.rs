@@ -5,8 +5,10 @@ use outflank_engine::{Color, Move, Square};
 use serde_json::{Value, json};
 
 use super::*;
-use crate::domain::{Nickname, PlayerId, Timestamp};
-use crate::live::{Command, GameState, Human, SearchId, Setup, Timing};
+use crate::domain::{GameId, Nickname, ParseIdError, PlayerId, Timestamp};
+use crate::live::{
+    Action, Command, CommandError, Event, GameState, Human, SearchId, Seat, Setup, Timing,
+};
 
 const DOC: &str = include_str!("../../../../docs/protocol.md");
 
@@ -260,6 +262,63 @@ fn a_missing_or_mistyped_field_is_refused() {
 fn a_frame_over_the_limit_is_refused_before_parsing() {
     let frame = format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(MAX_FRAME_BYTES));
     assert_eq!(ClientMsg::parse(&frame), Err(ProtocolError::TooLarge(frame.len())));
+}
+
+#[test]
+fn every_actions_type_in_json_is_its_kind() {
+    for action in Action::EVERY_KIND {
+        let value = serde_json::to_value(action).unwrap();
+        assert_eq!(value["type"], action.kind(), "{value}");
+    }
+    assert_eq!(sorted(Action::KINDS).windows(2).filter(|pair| pair[0] == pair[1]).count(), 0);
+}
+
+/// The values of `export const <name> = Object.freeze({ KEY: 'value', … });` in the browser
+/// client's `protocol.js`.
+fn client_constants(name: &str) -> Vec<String> {
+    let script = include_str!("../../../../web/js/protocol.js");
+    let start = format!("export const {name} = Object.freeze({{");
+    let at = script.find(&start).unwrap_or_else(|| panic!("no {name} in protocol.js"));
+    let body = &script[at + start.len()..];
+    let body = &body[..body.find("})").expect("the object closes")];
+    body.split(',')
+        .filter_map(|entry| entry.split_once(':'))
+        .map(|(_, value)| value.trim().trim_matches('\'').to_owned())
+        .collect()
+}
+
+fn sorted(names: impl IntoIterator<Item = impl ToString>) -> Vec<String> {
+    let mut names: Vec<String> = names.into_iter().map(|name| name.to_string()).collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn the_browser_client_names_exactly_the_game_sockets_messages() {
+    assert_eq!(sorted(client_constants("ClientMsg")), sorted(ClientMsg::TYPES));
+}
+
+#[test]
+fn the_browser_client_names_exactly_the_queue_sockets_messages_and_queues() {
+    assert_eq!(sorted(client_constants("QueueClientMsg")), sorted(SeekerMsg::TYPES));
+    for kind in SeekerMsg::TYPES {
+        let frame = match kind {
+            "seek" => r#"{"type":"seek","queue":"quick"}"#.to_owned(),
+            other => format!(r#"{{"type":"{other}"}}"#),
+        };
+        let msg = SeekerMsg::parse(&frame).unwrap();
+        assert_eq!(serde_json::to_value(&msg).unwrap()["type"], kind);
+    }
+    let queues = QueueName::ALL.map(|queue| serde_json::to_value(queue).unwrap());
+    let queues = queues.iter().map(|queue| queue.as_str().unwrap());
+    assert_eq!(sorted(client_constants("Queue")), sorted(queues));
+}
+
+#[test]
+fn a_seek_for_no_queue_there_is_is_refused_as_a_bad_queue() {
+    let refused = SeekerMsg::parse(r#"{"type":"seek","queue":"blitz"}"#).unwrap_err();
+    assert_eq!(refused.code, codes::BAD_QUEUE);
+    assert_eq!(refused.message, r#""blitz" is not a queue; expected quick or ranked"#);
 }
 
 #[test]
