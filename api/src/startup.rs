@@ -150,8 +150,10 @@ impl Application {
         };
         let board_values =
             web::Data::new(BoardValues::new(settings.board_values(), live_searches.clone()));
-        let analyses = Analyses::start(store.clone(), live_searches, settings.analysis(), node)
-            .map_err(StartupError::Threads)?;
+        let clock = hub.clock().clone();
+        let analyses =
+            Analyses::start(store.clone(), live_searches, settings.analysis(), node, clock)
+                .map_err(StartupError::Threads)?;
         hub.analyse_finished_games(analyses.clone());
         let analyses = web::Data::new(analyses);
         if let Some((cluster, requests)) = cluster {

@@ -12,7 +12,7 @@ use actix_ws::CloseCode;
 use bytestring::ByteString;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
-use crate::domain::{GameId, PlayerId, Timestamp};
+use crate::domain::{GameId, PlayerId};
 use crate::http::error::error_response;
 use crate::http::session::current_session;
 use crate::live::{Action, Announcement, Broadcast, CatchUp, Seat};
@@ -47,7 +47,7 @@ async fn connect(
     };
     // Spectators need no session; they get an id that plays no seat, and do not count as
     // someone online.
-    let session = current_session(&request, Timestamp::now()).ok().map(|session| session.player);
+    let session = current_session(&request, hub.clock().now()).ok().map(|session| session.player);
     let visitor = socket::visitor(&request, session.clone());
     // The handshake and the caps first: a request that will not become a socket starts no game.
     let admitted = match socket::admit(&request, &visitor, &online, &metrics) {

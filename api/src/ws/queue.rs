@@ -35,7 +35,7 @@ async fn connect(
     online: web::Data<Online>,
     metrics: web::Data<Metrics>,
 ) -> Result<HttpResponse, actix_web::Error> {
-    let Ok(session) = current_session(&request, Timestamp::now()) else {
+    let Ok(session) = current_session(&request, matchmaking.now()) else {
         return Ok(error_response(
             StatusCode::UNAUTHORIZED,
             "no_session",
@@ -139,7 +139,7 @@ impl Conversation for QueueSocket {
                 Err(error) => tracing::warn!(%error, "reading a pairing failed"),
             }
         }
-        let waited_ms = Timestamp::now().since(search.since);
+        let waited_ms = self.matchmaking.now().since(search.since);
         socket.send(&QueueMsg::Searching { queue: search.queue.into(), waited_ms }).await
     }
 
@@ -167,7 +167,7 @@ impl QueueSocket {
                 return socket.send(&QueueMsg::error(code, refusal)).await;
             }
         };
-        let now = Timestamp::now();
+        let now = self.matchmaking.now();
         if let Err(error) = self.matchmaking.seek(&self.me.id, kind, rating, now).await {
             tracing::warn!(%error, "joining the queue failed");
             let unavailable = QueueMsg::error(codes::UNAVAILABLE, SeekRefusal::Unavailable);

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::Path;
 
-use crate::design::{LAYERS, NEVERS, layer_of, within};
+use crate::design::{CLOCKED, LAYERS, NEVERS, THE_CLOCK, layer_of, within};
 use crate::modules::{Modules, is_test_module};
 
 /// A way the code departs from the design.
@@ -18,6 +18,8 @@ pub enum Violation {
     Never { module: String, uses: String, why: &'static str },
     /// Modules that use each other, in a circle (tests left out).
     Circle { modules: Vec<String> },
+    /// A module that must read the time through the injected clock reads the system's.
+    SystemTime { module: String },
 }
 
 impl fmt::Display for Violation {
@@ -38,6 +40,9 @@ impl fmt::Display for Violation {
             }
             Violation::Circle { modules } => {
                 write!(f, "a circle: {} → {}", modules.join(" → "), modules[0])
+            }
+            Violation::SystemTime { module } => {
+                write!(f, "{module} reads the system's time; read it through service::Clock")
             }
         }
     }
@@ -67,6 +72,11 @@ pub fn check(src: &Path) -> Vec<Violation> {
                     });
                 }
             }
+        }
+    }
+    for module in &modules.read_the_time {
+        if CLOCKED.iter().any(|clocked| within(module, clocked)) && !within(module, THE_CLOCK) {
+            violations.push(Violation::SystemTime { module: module.clone() });
         }
     }
     violations.extend(circles(&modules.uses));

@@ -113,3 +113,10 @@ pub fn layer_of(path: &str) -> Option<usize> {
     }
     best.map(|(index, _)| index)
 }
+
+/// Where the time is read through the clock the games are played by (`service::Clock`, which
+/// tests move by hand), never from the system: these modules, except the clock itself.
+pub const CLOCKED: &[&str] = &["service", "ws", "live"];
+
+/// The one module that reads the system's time for the clocked modules.
+pub const THE_CLOCK: &str = "service::time";

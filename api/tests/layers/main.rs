@@ -167,6 +167,28 @@ fn a_circle_inside_the_core_is_seen() {
 }
 
 #[test]
+fn a_socket_reading_the_systems_time_is_refused() {
+    let line = "fn stamp() -> crate::domain::Timestamp { crate::domain::Timestamp::now() }";
+    let found = check_with("ws/queue.rs", line);
+    assert!(found.contains(&Violation::SystemTime { module: "ws::queue".into() }), "{found:?}");
+}
+
+#[test]
+fn the_service_timing_its_reviews_by_the_system_is_refused() {
+    let line = "fn stamp() -> std::time::SystemTime { std::time::SystemTime::now() }";
+    let found = check_with("service/review/analysis.rs", line);
+    let wanted = Violation::SystemTime { module: "service::review::analysis".into() };
+    assert!(found.contains(&wanted), "{found:?}");
+}
+
+#[test]
+fn the_clock_itself_and_tests_may_read_the_systems_time() {
+    let line = "#[cfg(test)]\nmod more_tests {\n    fn t() { let _ = Timestamp::now(); }\n}";
+    assert_eq!(check_with("live/state.rs", line), []);
+    assert_eq!(check_with("service/time.rs", "fn t() { let _ = Timestamp::now(); }"), []);
+}
+
+#[test]
 fn a_path_in_a_comment_or_a_string_is_not_a_use() {
     let line = "/// Unlike crate::service::GameHub.\nconst NAME: &str = \"crate::ws::protocol\";";
     assert_eq!(check_with("storage/games.rs", line), []);

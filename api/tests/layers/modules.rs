@@ -19,6 +19,8 @@ pub struct Modules {
     /// through (`ws::protocol` in `ws::protocol::RatingSide`) as well as where the items are
     /// defined (`json`, which `ws::protocol` re-exports it from).
     pub names: BTreeMap<String, BTreeSet<String>>,
+    /// The modules whose code (tests left out) reads the system's time itself.
+    pub read_the_time: BTreeSet<String>,
 }
 
 /// One file as read: its module path, its code without tests, and its tests' code.
@@ -45,9 +47,17 @@ impl Modules {
             names.insert(file.module.clone(), &tests_use | &tests_name);
             uses.insert(file.module.clone(), used);
         }
-        Modules { all, uses, names }
+        let read_the_time = files
+            .iter()
+            .filter(|file| SYSTEM_TIME.iter().any(|call| file.code.contains(call)))
+            .map(|file| file.module.clone())
+            .collect();
+        Modules { all, uses, names, read_the_time }
     }
 }
+
+/// The calls that read the system's time.
+const SYSTEM_TIME: [&str; 2] = ["Timestamp::now()", "SystemTime::now()"];
 
 /// Whether module `path` is test code: a `tests` or `test_support` module or inside one.
 pub fn is_test_module(path: &str) -> bool {

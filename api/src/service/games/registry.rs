@@ -91,6 +91,11 @@ impl GameHub {
         let _ = self.inner.analyses.set(analyses);
     }
 
+    /// The clock games here are played by: what every part of the service reads the time from.
+    pub fn clock(&self) -> &Clock {
+        &self.inner.context.clock
+    }
+
     /// The time rules games are created with.
     pub fn timing(&self) -> Timing {
         self.inner.context.timing

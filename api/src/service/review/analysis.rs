@@ -24,6 +24,7 @@ use crate::domain::{GameId, GameStatus, PlayerId, Timestamp};
 use crate::storage::{AnalysisRow, AnalysisStatus, DbError, PuzzleRow, QueuedAnalysis, Store};
 
 use crate::service::compute::{IdleThreads, LiveSearches};
+use crate::service::time::Clock;
 
 use super::puzzles;
 
@@ -189,6 +190,8 @@ struct Inner {
     settings: AnalysisSettings,
     /// The name this node claims analyses under.
     node: String,
+    /// What claims, progress and results are timed by: the games' clock.
+    clock: Clock,
     queue: mpsc::Sender<GameId>,
     /// Games in this node's queue or being analysed here, so the sweep adds none twice.
     pending: Mutex<HashSet<GameId>>,
@@ -208,11 +211,12 @@ impl Analyses {
         live: LiveSearches,
         settings: AnalysisSettings,
         node: String,
+        clock: Clock,
     ) -> std::io::Result<Analyses> {
         let (queue, receiver) = mpsc::channel(settings.queue.max(1));
         let threads = IdleThreads::start("review", settings.workers)?;
         let pending = Mutex::default();
-        let inner = Arc::new(Inner { store, live, settings, node, queue, pending, threads });
+        let inner = Arc::new(Inner { store, live, settings, node, clock, queue, pending, threads });
         let receiver = Arc::new(tokio::sync::Mutex::new(receiver));
         for _ in 0..settings.workers.max(1) {
             tokio::spawn(worker(Arc::clone(&inner), Arc::clone(&receiver)));
@@ -286,7 +290,8 @@ impl Analyses {
         by: Option<&PlayerId>,
         permit: mpsc::Permit<'_, GameId>,
     ) -> Result<AnalysisRow, AnalysisError> {
-        match self.inner.store.queue_analysis(game_id, ENGINE, by, Timestamp::now()).await? {
+        let now = self.inner.clock.now();
+        match self.inner.store.queue_analysis(game_id, ENGINE, by, now).await? {
             QueuedAnalysis::Queued(row) => {
                 lock(&self.inner.pending).insert(game_id.clone());
                 permit.send(game_id.clone());
@@ -325,7 +330,7 @@ enum RunError {
 /// Claims `game_id` and, if this node got it, analyses it and stores the result.
 async fn analyse(inner: &Arc<Inner>, game_id: &GameId) -> Result<(), DbError> {
     let store = &inner.store;
-    let now = Timestamp::now();
+    let now = inner.clock.now();
     let stale_before = Timestamp(now.0 - STALE_AFTER_MS);
     if store.claim_analysis(game_id, &inner.node, now, stale_before).await?.is_none() {
         return Ok(());
@@ -336,7 +341,7 @@ async fn analyse(inner: &Arc<Inner>, game_id: &GameId) -> Result<(), DbError> {
         Ok(game) => game,
         Err(error) => {
             let error = RunError::Replay(error.to_string()).to_string();
-            return store.fail_analysis(game_id, &inner.node, &error, Timestamp::now()).await;
+            return store.fail_analysis(game_id, &inner.node, &error, inner.clock.now()).await;
         }
     };
     // The people seated, whose mistakes become puzzles (the computer's seat has no player).
@@ -351,7 +356,7 @@ async fn analyse(inner: &Arc<Inner>, game_id: &GameId) -> Result<(), DbError> {
         Ok(outcome) => outcome,
         Err(error) => {
             let error = format!("the analysis stopped: {error}");
-            return store.fail_analysis(game_id, &inner.node, &error, Timestamp::now()).await;
+            return store.fail_analysis(game_id, &inner.node, &error, inner.clock.now()).await;
         }
     };
     match outcome {
@@ -363,12 +368,12 @@ async fn analyse(inner: &Arc<Inner>, game_id: &GameId) -> Result<(), DbError> {
             if let Err(error) = store.add_puzzles(&puzzles).await {
                 tracing::warn!(game = %game_id, %error, "puzzles of the game not stored");
             }
-            store.finish_analysis(game_id, &inner.node, &text, Timestamp::now()).await
+            store.finish_analysis(game_id, &inner.node, &text, inner.clock.now()).await
         }
         // The node that took it over stores it.
         Err(RunError::LostClaim) => Ok(()),
         Err(error) => {
-            store.fail_analysis(game_id, &inner.node, &error.to_string(), Timestamp::now()).await
+            store.fail_analysis(game_id, &inner.node, &error.to_string(), inner.clock.now()).await
         }
     }
 }
@@ -398,9 +403,8 @@ fn review_blocking(
             let write = runtime.spawn({
                 let (store, game_id, node) =
                     (inner.store.clone(), game_id.clone(), inner.node.clone());
-                async move {
-                    store.analysis_progress(&game_id, &node, (done, total), Timestamp::now()).await
-                }
+                let now = inner.clock.now();
+                async move { store.analysis_progress(&game_id, &node, (done, total), now).await }
             });
             if let Ok(Err(DbError::Conflict)) = runtime.block_on(write) {
                 cancel.store(true, Ordering::Relaxed);
@@ -428,7 +432,7 @@ fn find_puzzles(
 ) -> Result<Vec<PuzzleRow>, RunError> {
     let mut found = Vec::new();
     // One time for the game's puzzles: they are listed together, the biggest loss first.
-    let now = Timestamp::now();
+    let now = inner.clock.now();
     let mut give_way = |_: analysis::Progress| inner.live.wait_idle();
     for candidate in puzzles::candidates(plies, [seats[0].as_ref(), seats[1].as_ref()]) {
         if found.len() >= puzzles::PER_GAME {
@@ -464,7 +468,7 @@ async fn sweep_once(inner: &Inner) {
     if room == 0 {
         return;
     }
-    let stale_before = Timestamp(Timestamp::now().0 - STALE_AFTER_MS);
+    let stale_before = Timestamp(inner.clock.now().0 - STALE_AFTER_MS);
     let found = match inner.store.claimable_analyses(stale_before, room).await {
         Ok(found) => found,
         Err(error) => {
@@ -541,8 +545,14 @@ mod tests {
         let store = Store::connect("sqlite::memory:").await.unwrap();
         let live = LiveSearches::default();
         let search = live.start();
-        let analyses =
-            Analyses::start(store.clone(), live.clone(), quick(queue), "node-a".into()).unwrap();
+        let analyses = Analyses::start(
+            store.clone(),
+            live.clone(),
+            quick(queue),
+            "node-a".into(),
+            Clock::System,
+        )
+        .unwrap();
         (store, live, search, analyses)
     }
 
@@ -654,7 +664,11 @@ mod tests {
         analyses.game_ended(third.clone());
         assert!(!lock(&analyses.inner.pending).contains(&third));
         assert_eq!(row(&store, &third).await.status, AnalysisStatus::Queued);
-        assert_eq!(store.claimable_analyses(Timestamp(0), 10).await.unwrap(), [second, third]);
+        let mut waiting = store.claimable_analyses(Timestamp(0), 10).await.unwrap();
+        waiting.sort_by(|a, b| a.as_str().cmp(b.as_str()));
+        let mut expected = [second, third];
+        expected.sort_by(|a, b| a.as_str().cmp(b.as_str()));
+        assert_eq!(waiting, expected);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -665,7 +679,8 @@ mod tests {
         let id = ended_game(&store, SHORTEST).await;
         let live = LiveSearches::default();
         let _search = live.start();
-        let analyses = Analyses::start(store.clone(), live.clone(), quick(1), "node-b".into());
+        let analyses =
+            Analyses::start(store.clone(), live.clone(), quick(1), "node-b".into(), Clock::System);
         let _analyses = analyses.unwrap();
         until(|| live.waiting() == 1).await;
         let running = row(&store, &id).await;
