@@ -27,6 +27,7 @@ on_both_backends!(
     a_rated_game_is_rated_exactly_once,
     aborted_unrated_and_computer_games_leave_ratings_untouched,
     only_three_results_a_day_between_the_same_two_accounts_are_rated,
+    deleting_an_account_and_signing_in_again_keeps_the_days_pair_cap,
     two_hundred_rated_games_finishing_at_once_equal_a_sequential_replay,
     the_leaderboard_ranks_named_rated_accounts_best_first,
     deleting_an_account_keeps_its_games_under_a_deleted_player,
@@ -244,6 +245,29 @@ async fn only_three_results_a_day_between_the_same_two_accounts_are_rated(db: Db
     // The fourth within a day is not rated; a day after the first, the window has moved on.
     assert_eq!(rated_results, [true, true, true, false, true]);
     assert_eq!(db.store.account(&ann.player_id).await.unwrap().rated_games, 4);
+}
+
+async fn deleting_an_account_and_signing_in_again_keeps_the_days_pair_cap(db: Db) {
+    let mut ann = account(&db.store, "sub-1", "Ann").await;
+    let bob = account(&db.store, "sub-2", "Bob").await;
+    let mut rated_results = Vec::new();
+    for minutes in [0, 1, 2, 3] {
+        if minutes == 3 {
+            // The same person, under a new account: a new player id with the old standing.
+            db.store.delete_account(&ann.player_id, T0.plus(150_000)).await.unwrap();
+            let again = db.store.sign_in(ISSUER, "sub-1", "Ann", T0.plus(160_000)).await.unwrap();
+            assert_ne!(again.player_id, ann.player_id);
+            ann = again;
+        }
+        let id = ranked(&db.store, &ann.player_id, &bob.player_id).await;
+        let end = FinishedGame {
+            finished_at: T0.plus(minutes * 60_000),
+            ..rated(Winner::Black, &ann.player_id, &bob.player_id)
+        };
+        rated_results.push(db.store.finish_game(&id, &end).await.unwrap().is_some());
+    }
+    assert_eq!(rated_results, [true, true, true, false]);
+    assert_eq!(db.store.account(&bob.player_id).await.unwrap().rated_games, 3);
 }
 
 async fn two_hundred_rated_games_finishing_at_once_equal_a_sequential_replay(db: Db) {

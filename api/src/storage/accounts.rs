@@ -354,13 +354,15 @@ pub(super) async fn rate_game(
             .execute(&mut **tx)
             .await?;
     }
-    let (Some(black_before), Some(white_before)) =
+    let (Some((black_before, black_person)), Some((white_before, white_person))) =
         (standing(tx, black).await?, standing(tx, white).await?)
     else {
         return Ok(None);
     };
-    // Counted after both accounts are locked, so two results finishing at once count each other.
-    if games_between(tx, black, white, now).await? >= rating::PAIR_GAMES_PER_DAY {
+    // Counted after both accounts are locked, so two results finishing at once count each other;
+    // by person, so a deleted account signed in again is still the same player.
+    let pair = [(black, black_person.as_str()), (white, white_person.as_str())];
+    if games_between(tx, pair, now).await? >= rating::PAIR_GAMES_PER_DAY {
         return Ok(None);
     }
     let score = match winner {
@@ -369,8 +371,10 @@ pub(super) async fn rate_game(
         Winner::Draw => Score::Draw,
     };
     let (black_after, white_after) = rating::rate(black_before, white_before, score);
+    let black = (black, black_person.as_str());
     let black =
         record(tx, game_id, black, Color::Black, black_before, black_after, score, now).await?;
+    let white = (white, white_person.as_str());
     let white =
         record(tx, game_id, white, Color::White, white_before, white_after, score.reversed(), now)
             .await?;
@@ -476,20 +480,23 @@ async fn restore_standing(
     Ok(())
 }
 
-/// How many rated games `black` and `white` have played together in the day up to `now`, read
-/// inside `tx`.
+/// How many rated games the two players of `pair` (each an account's player id and person)
+/// have played together in the day up to `now`, read inside `tx`: a game counts when each side
+/// was either that person (under any account) or that account.
 async fn games_between(
     tx: &mut Transaction<'_, Any>,
-    black: &str,
-    white: &str,
+    [(black, black_person), (white, white_person)]: [(&str, &str); 2],
     now: Timestamp,
 ) -> DbResult<i64> {
     let row = sqlx::query(
         "SELECT COUNT(*) AS n FROM rating_changes a \
-         JOIN rating_changes b ON a.game_id = b.game_id \
-         WHERE a.player_id = $1 AND b.player_id = $2 AND a.at > $3 AND a.at <= $4",
+         JOIN rating_changes b ON a.game_id = b.game_id AND a.color <> b.color \
+         WHERE (a.person = $1 OR a.player_id = $2) AND (b.person = $3 OR b.player_id = $4) \
+             AND a.at > $5 AND a.at <= $6",
     )
+    .bind(black_person)
     .bind(black)
+    .bind(white_person)
     .bind(white)
     .bind(now.0 - rating::DAY_MS)
     .bind(now.0)
@@ -498,10 +505,12 @@ async fn games_between(
     get(&row, "n")
 }
 
-/// The standing of a not deleted account, read inside `tx`.
-async fn standing(tx: &mut Transaction<'_, Any>, id: &str) -> DbResult<Option<Standing>> {
+/// The standing of a not deleted account and its person (the hash of its identity), read inside
+/// `tx`.
+async fn standing(tx: &mut Transaction<'_, Any>, id: &str) -> DbResult<Option<(Standing, String)>> {
     let Some(row) = sqlx::query(
-        "SELECT rating, rated_games FROM accounts WHERE player_id = $1 AND deleted_at IS NULL",
+        "SELECT rating, rated_games, issuer, subject FROM accounts \
+         WHERE player_id = $1 AND deleted_at IS NULL",
     )
     .bind(id)
     .fetch_optional(&mut **tx)
@@ -509,10 +518,18 @@ async fn standing(tx: &mut Transaction<'_, Any>, id: &str) -> DbResult<Option<St
     else {
         return Ok(None);
     };
-    Ok(Some(Standing {
+    let standing = Standing {
         rating: get(&row, "rating")?,
         rated_games: convert("rated_games", get::<i32>(&row, "rated_games")?)?,
-    }))
+    };
+    let issuer: Option<String> = get(&row, "issuer")?;
+    let subject: Option<String> = get(&row, "subject")?;
+    let person = match (issuer, subject) {
+        (Some(issuer), Some(subject)) => identity_hash(&issuer, &subject),
+        // Every account that is not deleted has its identity; should one not, it is its own.
+        _ => format!("player:{id}"),
+    };
+    Ok(Some((standing, person)))
 }
 
 /// Moves one account's rating and counts, and records the change.
@@ -520,7 +537,7 @@ async fn standing(tx: &mut Transaction<'_, Any>, id: &str) -> DbResult<Option<St
 async fn record(
     tx: &mut Transaction<'_, Any>,
     game_id: &GameId,
-    player: &str,
+    (player, person): (&str, &str),
     color: Color,
     before: Standing,
     after: f64,
@@ -543,8 +560,8 @@ async fn record(
     let game_number = before.rated_games + 1;
     sqlx::query(
         "INSERT INTO rating_changes \
-            (game_id, player_id, color, game_number, rating_before, rating_after, at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            (game_id, player_id, color, game_number, rating_before, rating_after, at, person) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
     .bind(game_id.as_str())
     .bind(player)
@@ -553,6 +570,7 @@ async fn record(
     .bind(before.rating)
     .bind(after)
     .bind(now.0)
+    .bind(person)
     .execute(&mut **tx)
     .await?;
     Ok(RatingChange {
