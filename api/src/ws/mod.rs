@@ -2,6 +2,7 @@
 //! run by one loop (`socket`: caps, limits, heartbeats) and speaking the messages of
 //! `protocol`.
 
+mod fragments;
 pub mod game;
 pub mod protocol;
 pub mod queue;

@@ -17,6 +17,7 @@ use crate::http::error::error_response;
 use crate::metrics::{ErrorKind, Metrics, SocketGuard, SocketKind};
 use crate::service::{Online, OnlineGuard, TooManySockets, Visitor};
 
+use super::fragments::{FragmentError, Fragments};
 use super::protocol::{ErrorMsg, MAX_FRAME_BYTES, MAX_MESSAGES_PER_SECOND, codes};
 
 /// A ping goes out this often; a client silent for [`CLIENT_TIMEOUT`] is dropped.
@@ -64,6 +65,8 @@ pub struct Socket {
     last_heard: Instant,
     /// The current one-second window and the messages received in it.
     window: (Instant, u32),
+    /// The frames of a fragmented message being received.
+    fragments: Fragments,
     /// Counts this socket as someone online.
     _online: OnlineGuard,
     /// Counts this socket as open in the metrics.
@@ -130,9 +133,10 @@ impl Socket {
         Ok(())
     }
 
-    /// Handles a frame that is not text; `Some(text)` for text. Only messages (text and binary
-    /// frames) count towards the message rate: a WebSocket library answers the server's pings
-    /// by itself, and those answers are no messages of the client's.
+    /// Handles a frame that is not text; `Some(text)` for text, or for the last frame of a
+    /// fragmented text. Only data frames (text, binary and each frame of a fragmented message)
+    /// count towards the message rate: a WebSocket library answers the server's pings by
+    /// itself, and those answers are no messages of the client's.
     async fn read(&mut self, frame: Message) -> Result<Option<String>, Close> {
         match frame {
             Message::Text(text) => {
@@ -142,6 +146,20 @@ impl Socket {
             Message::Binary(_) => {
                 self.flood_check().await?;
                 self.refuse(codes::BAD_JSON, "send JSON text frames").await.map(|()| None)
+            }
+            Message::Continuation(item) => {
+                self.flood_check().await?;
+                match self.fragments.push(item) {
+                    Ok(text) => Ok(text),
+                    Err(FragmentError::TooLarge) => {
+                        let message = format!("messages are limited to {MAX_FRAME_BYTES} bytes");
+                        let _ = self.refuse(codes::TOO_LARGE, message).await;
+                        Err(Close::With(CloseCode::Size, "message too large"))
+                    }
+                    Err(FragmentError::NotText | FragmentError::OutOfOrder) => {
+                        self.refuse(codes::BAD_JSON, "send JSON text frames").await.map(|()| None)
+                    }
+                }
             }
             Message::Ping(bytes) => {
                 self.session.pong(&bytes).await.map_err(|_| Close::Gone).map(|()| None)
@@ -212,6 +230,7 @@ pub fn serve<C: Conversation + 'static>(
         metrics: metrics.clone(),
         last_heard: Instant::now(),
         window: (Instant::now(), 0),
+        fragments: Fragments::default(),
         _online: admitted.0,
         _open: metrics.socket_opened(kind),
     };

@@ -474,6 +474,19 @@ impl Socket {
         self.stream.send(Message::text(text)).await.expect("socket open");
     }
 
+    /// Sends `text` as one message in frames of `parts` (a first frame, continuations, a last),
+    /// as a client may fragment a message.
+    pub async fn send_fragmented(&mut self, parts: &[&str]) {
+        use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+        use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
+        for (index, part) in parts.iter().enumerate() {
+            let opcode = if index == 0 { Data::Text } else { Data::Continue };
+            let last = index + 1 == parts.len();
+            let frame = Frame::message(part.as_bytes().to_vec(), OpCode::Data(opcode), last);
+            self.stream.send(Message::Frame(frame)).await.expect("socket open");
+        }
+    }
+
     /// The next JSON message, presence messages included; `None` if the socket closed.
     pub async fn next_any(&mut self) -> Option<Value> {
         loop {

@@ -53,6 +53,40 @@ async fn flooding_a_socket_gets_it_closed() {
 }
 
 #[actix_web::test]
+async fn a_message_in_several_frames_is_read_whole() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let id = ann.create_game(json!({ "mode": "same_device" })).await;
+    let (mut socket, _) = ann.join(&id).await;
+    socket.send_fragmented(&[r#"{"type":"mo"#, r#"ve","squ"#, r#"are":"d3"}"#]).await;
+    assert_eq!(socket.expect("moved").await["last_move"]["square"], "d3");
+}
+
+#[actix_web::test]
+async fn fragments_over_the_size_cap_close_the_socket() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let id = ann.create_game(json!({ "mode": "same_device" })).await;
+    let (mut socket, _) = ann.join(&id).await;
+    let pad = "x".repeat(3_000);
+    socket.send_fragmented(&[r#"{"type":"ping","pad":""#, &pad, &pad, r#""}"#]).await;
+    assert_eq!(socket.expect("error").await["code"], "too_large");
+    assert!(socket.is_closed().await);
+}
+
+#[actix_web::test]
+async fn a_flood_of_continuation_frames_gets_the_socket_closed() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let id = ann.create_game(json!({ "mode": "same_device" })).await;
+    let (mut socket, _) = ann.join(&id).await;
+    let parts = vec![" "; 30];
+    socket.send_fragmented(&parts).await;
+    assert_eq!(socket.expect("error").await["code"], "rate_limited");
+    assert!(socket.is_closed().await);
+}
+
+#[actix_web::test]
 async fn an_unknown_game_socket_is_refused() {
     let app = spawn_app().await;
     assert_eq!(app.stranger().try_connect("abcdefghij").await.err(), Some(404));
