@@ -224,14 +224,29 @@ pub enum NicknameError {
     DoubleSpace,
     #[error("a nickname cannot mix alphabets (such as Latin and Cyrillic letters)")]
     MixedScripts,
+    #[error("a nickname cannot use letters in special forms (full-width, bold, numerals)")]
+    SpecialForms,
     #[error("that name is kept for the site: choose another")]
     Reserved,
 }
 
-/// Names the site itself shows for players who are not people choosing a name, compared by
-/// [`Nickname::skeleton`]: a guest may not appear under them.
+/// Names the site itself shows for players who are not people choosing a name, or that speak
+/// for the site: nobody may appear under them or anything that looks like them
+/// ([`looks_reserved`]).
 const RESERVED: [&str; 6] =
     ["computer", "deleted player", "outflank", "admin", "moderator", "system"];
+
+/// Whether `name` could be read as one of the names kept for the site: its Unicode confusable
+/// skeleton (UTS #39: `Ⅽ`, `ı`, `0`, Cherokee `Ꭺ` written as the letters they look like),
+/// in any case, is a kept name's.
+pub fn looks_reserved(name: &str) -> bool {
+    let forms = |text: &str| {
+        [text.to_owned(), text.to_lowercase(), text.to_uppercase()]
+            .map(|form| unicode_security::skeleton(&form).collect::<String>())
+    };
+    let name = forms(name);
+    RESERVED.iter().any(|reserved| forms(reserved).iter().any(|form| name.contains(form)))
+}
 
 impl Nickname {
     /// Shortest and longest length, in characters.
@@ -265,22 +280,28 @@ impl Nickname {
     }
 
     /// Checks a nickname a guest chooses: [`Nickname::parse`]'s rules, and one that could pass
-    /// for someone else is refused: letters of two alphabets mixed (a Cyrillic `А` among Latin
-    /// letters), or a name the site shows itself ("Computer", "Deleted player"). Whether it
-    /// looks like an account's public name is the caller's to check with
-    /// [`Nickname::skeleton`].
+    /// for someone else is refused: letters in special forms that stand for plain ones (full-width
+    /// `Ｃ`, bold `𝐂`, the numeral `Ⅽ`: the text must be its own NFKC form), letters of two
+    /// scripts mixed (a Cyrillic `А` or an Armenian `օ` among Latin letters: UTS #39's
+    /// single-script rule), or a name the site shows itself, or any look-alike of one
+    /// ([`looks_reserved`]). Whether it looks like an account's public name is the caller's to
+    /// check with [`Nickname::skeleton`].
     ///
     /// # Errors
     /// A [`NicknameError`] saying which rule the text breaks.
     pub fn choose(text: &str) -> Result<Nickname, NicknameError> {
+        use unicode_normalization::UnicodeNormalization;
+        use unicode_security::MixedScript;
+
         let nickname = Nickname::parse(text)?;
-        let scripts: std::collections::BTreeSet<Script> =
-            nickname.0.chars().filter_map(Script::of).collect();
-        if scripts.len() > 1 {
+        let text = nickname.as_str();
+        if !text.nfkc().eq(text.chars()) {
+            return Err(NicknameError::SpecialForms);
+        }
+        if !text.is_single_script() {
             return Err(NicknameError::MixedScripts);
         }
-        let skeleton = nickname.skeleton();
-        if RESERVED.iter().any(|reserved| skeleton == *reserved) {
+        if looks_reserved(text) {
             return Err(NicknameError::Reserved);
         }
         Ok(nickname)
@@ -296,26 +317,6 @@ impl Nickname {
     /// The nickname as text.
     pub fn as_str(&self) -> &str {
         &self.0
-    }
-}
-
-/// The alphabets whose letters are confused with each other.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Script {
-    Latin,
-    Greek,
-    Cyrillic,
-}
-
-impl Script {
-    /// The alphabet of letter `c`, if it is one of the three.
-    fn of(c: char) -> Option<Script> {
-        match u32::from(c) {
-            0x41..=0x5A | 0x61..=0x7A | 0xC0..=0x24F | 0x1E00..=0x1EFF => Some(Script::Latin),
-            0x370..=0x3FF | 0x1F00..=0x1FFF => Some(Script::Greek),
-            0x400..=0x52F => Some(Script::Cyrillic),
-            _ => None,
-        }
     }
 }
 
@@ -548,6 +549,49 @@ mod tests {
         }
         assert_eq!(Nickname::choose("Computer"), Err(NicknameError::Reserved));
         assert_eq!(Nickname::choose("\u{421}omputer"), Err(NicknameError::MixedScripts));
+    }
+
+    #[test]
+    fn a_chosen_nickname_may_not_look_like_a_name_the_site_shows() {
+        for name in [
+            "\u{216d}omputer",
+            "Ｃｏｍｐｕｔｅｒ",
+            "𝐂𝐨𝐦𝐩𝐮𝐭𝐞𝐫",
+            "C\u{585}mputer",
+            "Adm\u{131}n",
+            "\u{13aa}\u{13a0}\u{13b7}\u{13c6}N",
+            "C0MPUTER",
+            "Adm1n",
+            "SYSTEM",
+            "De1eted player",
+        ] {
+            assert!(Nickname::choose(name).is_err(), "{name} was accepted");
+        }
+        assert_eq!(Nickname::choose("Ｃｏｍｐｕｔｅｒ"), Err(NicknameError::SpecialForms));
+        assert_eq!(Nickname::choose("𝐂𝐨𝐦𝐩𝐮𝐭𝐞𝐫"), Err(NicknameError::SpecialForms));
+        assert_eq!(Nickname::choose("\u{216d}omputer"), Err(NicknameError::SpecialForms));
+        assert_eq!(Nickname::choose("C\u{585}mputer"), Err(NicknameError::MixedScripts));
+        assert_eq!(
+            Nickname::choose("\u{13aa}\u{13a0}\u{13b7}\u{13c6}N"),
+            Err(NicknameError::MixedScripts)
+        );
+        assert_eq!(Nickname::choose("Adm\u{131}n"), Err(NicknameError::Reserved));
+        assert_eq!(Nickname::choose("C0MPUTER"), Err(NicknameError::Reserved));
+    }
+
+    #[test]
+    fn names_in_one_script_that_look_like_no_kept_name_are_chosen() {
+        for name in ["Ann", "Анна", "Zoë 2", "Μαρία", "山田", "José", "Computerfan", "Sys"]
+        {
+            assert_eq!(Nickname::choose(name).map(|n| n.to_string()), Ok(name.to_owned()));
+        }
+    }
+
+    #[test]
+    fn a_kept_name_in_a_script_of_its_own_is_seen() {
+        // All Cherokee: one script, but it reads "SYSTEM".
+        let cherokee = "\u{13da}\u{13bd}\u{13da}\u{13a2}\u{13ac}\u{13b7}";
+        assert_eq!(Nickname::choose(cherokee), Err(NicknameError::Reserved));
     }
 
     #[test]

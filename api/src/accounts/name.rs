@@ -18,6 +18,8 @@ pub enum PublicNameError {
     BadCharacter,
     #[error("a public name must start and end with a letter or digit")]
     BadEnds,
+    #[error("that name is kept for the site: choose another")]
+    Reserved,
 }
 
 impl PublicName {
@@ -43,6 +45,21 @@ impl PublicName {
         Ok(PublicName(text.to_owned()))
     }
 
+    /// Checks a public name an account chooses: [`PublicName::parse`]'s rules, and never a
+    /// name the site shows itself or speaks with, nor a look-alike of one (`C0mputer`, `Adm1n`;
+    /// see [`looks_reserved`](crate::domain::looks_reserved)). Names chosen before this rule
+    /// still read back with [`PublicName::parse`].
+    ///
+    /// # Errors
+    /// A [`PublicNameError`] saying which rule the text breaks.
+    pub fn choose(text: &str) -> Result<PublicName, PublicNameError> {
+        let name = PublicName::parse(text)?;
+        if crate::domain::looks_reserved(name.as_str()) {
+            return Err(PublicNameError::Reserved);
+        }
+        Ok(name)
+    }
+
     /// The name as written.
     pub fn as_str(&self) -> &str {
         &self.0
@@ -63,6 +80,15 @@ impl fmt::Display for PublicName {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_chosen_public_name_may_not_look_like_a_name_the_site_shows() {
+        for name in ["Computer", "C0mputer", "Adm1n", "ADMIN", "moderator", "0utflank", "SYSTEM"] {
+            assert_eq!(PublicName::choose(name), Err(PublicNameError::Reserved), "{name}");
+        }
+        assert_eq!(PublicName::choose("Computerfan").unwrap().as_str(), "Computerfan");
+        assert_eq!(PublicName::choose("Ann_2-b").unwrap().as_str(), "Ann_2-b");
+    }
 
     #[test]
     fn letters_digits_underscore_and_dash_are_accepted() {

@@ -80,7 +80,7 @@ async fn choose_name(
     revocations: web::Data<Revocations>,
 ) -> Result<HttpResponse, AccountError> {
     let session = session.filter(|session| session.account).ok_or(AccountError::NotSignedIn)?;
-    let name = PublicName::parse(&body.name)?;
+    let name = PublicName::choose(&body.name)?;
     store.set_account_name(&session.player, &name).await.map_err(|error| match error {
         NameError::Taken => AccountError::Taken,
         NameError::AlreadyNamed => AccountError::AlreadyNamed,

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use thiserror::Error;
 
-use crate::domain::{EndReason, GameId, GameStatus, Mode, Timestamp, Winner};
+use crate::domain::{EndReason, GameId, GameStatus, Mode, Nickname, Timestamp, Winner};
 use crate::http::client_address::client_key;
 use crate::http::error::{ApiError, api_error};
 use crate::identity::session::Session;
@@ -203,11 +203,9 @@ struct Import {
     level: Option<LevelText>,
 }
 
-/// The longest player name kept from an imported GGF game.
-const IMPORTED_NAME_CHARS: usize = 40;
-
 /// Stores an imported game that is over as a finished, unrated game of the importer's (the
-/// players named as in a GGF game, or "Black" and "White"), and queues its analysis.
+/// players named as in a GGF game when the names pass as nicknames a guest could choose, or
+/// "Black" and "White"), and queues its analysis.
 async fn import_finished(
     text: &str,
     game: &Game,
@@ -216,11 +214,12 @@ async fn import_finished(
     analyses: &Analyses,
 ) -> Result<HttpResponse, GameRouteError> {
     let ggf = text.trim_start().starts_with("(;").then(|| text.parse::<GgfGame>().ok()).flatten();
+    // Checked as a chosen nickname is: no markup, no invisible or look-alike characters, and
+    // never a name the site shows itself ("Computer", "Deleted player").
     let name = |given: Option<&String>, default: &str| {
         given
-            .map(|name| name.trim().chars().take(IMPORTED_NAME_CHARS).collect::<String>())
-            .filter(|name| !name.is_empty())
-            .unwrap_or_else(|| default.to_owned())
+            .and_then(|name| Nickname::choose(name.trim()).ok())
+            .map_or_else(|| default.to_owned(), |name| name.to_string())
     };
     let black = name(ggf.as_ref().and_then(|g| g.black.as_ref()), "Black");
     let white = name(ggf.as_ref().and_then(|g| g.white.as_ref()), "White");

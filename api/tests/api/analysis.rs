@@ -285,6 +285,28 @@ async fn a_finished_ggf_game_keeps_its_players_names_and_an_unfinished_one_needs
     assert_eq!(response.status(), 201);
 }
 
+#[actix_web::test]
+async fn an_imported_games_names_that_no_guest_could_choose_are_shown_as_black_and_white() {
+    let app = quick_app().await;
+    let ann = app.user("Ann").await;
+    let moves = "B[D3]W[C3]B[B3]W[D2]B[E1]W[D6]B[D7]W[E3]B[F4]";
+    let board = "BO[8 ---------------------------O*------*O--------------------------- *]";
+    for (black, white) in [
+        ("<img src=x onerror=alert(1)>", "Computer"),
+        ("Deleted player", "Ma\u{200b}gnus"),
+        ("\u{202e}nmaC", "Ｃｏｍｐｕｔｅｒ"),
+    ] {
+        let ggf = format!("(;GM[Othello]PB[{black}]PW[{white}]TY[8]{board}{moves};)");
+        let id = import_finished(&ann, &ggf).await;
+        let game: Value = ann.get(&format!("/api/games/{id}")).await.json().await.unwrap();
+        let names = (&game["players"]["black"]["name"], &game["players"]["white"]["name"]);
+        assert_eq!(names, (&json!("Black"), &json!("White")), "{black} / {white}");
+        // Its page's socket opens, as every finished game's does.
+        let (_socket, snapshot) = ann.join(&id).await;
+        assert_eq!(snapshot["status"], "finished");
+    }
+}
+
 /// The times of the computer's first `replies` replies at Hard to `user`, who plays Black's
 /// first legal move each turn (so both runs see the same game: the engine is deterministic).
 async fn hard_reply_times(user: &User, replies: usize) -> Vec<Duration> {
