@@ -1,6 +1,7 @@
 //! Rate limits on the HTTP API, per client address and per session: a burst, then a steady
 //! rate. Over the limit a request gets `429 Too Many Requests` with `Retry-After` and changes
-//! nothing. Pages and assets are not limited; WebSocket messages have their own per-socket limit.
+//! nothing. `/readyz` (one database query each) and `/metrics` count as the API does. Pages and
+//! assets are not limited; WebSocket messages have their own per-socket limit.
 
 use std::num::NonZeroU32;
 use std::time::Duration;
@@ -93,13 +94,19 @@ impl Default for RateLimits {
     }
 }
 
-/// Middleware applying [`RateLimits`] to `/api/` requests.
+/// Whether a request for `path` is rate-limited: the API, and the checks that cost the node
+/// work (`/readyz` asks the database; `/metrics` reads the queue).
+fn is_limited(path: &str) -> bool {
+    path.starts_with("/api/") || path == "/readyz" || path == "/metrics"
+}
+
+/// Middleware applying [`RateLimits`] to `/api/`, `/readyz` and `/metrics` requests.
 pub async fn limit_rate(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let limits = request.app_data::<web::Data<RateLimits>>().cloned();
-    if let Some(limits) = limits.filter(|_| request.path().starts_with("/api/")) {
+    if let Some(limits) = limits.filter(|_| is_limited(request.path())) {
         let address = request.peer_addr().map(|peer| {
             let forwarded_for = request.headers().get_all("x-forwarded-for");
             let forwarded_for = forwarded_for.filter_map(|value| value.to_str().ok());

@@ -24,6 +24,20 @@ async fn a_flood_of_api_requests_is_refused_with_retry_after() {
     assert_eq!(body["error"]["code"], "rate_limited");
 }
 
+#[actix_web::test]
+async fn a_flood_of_readiness_and_metrics_requests_is_refused_too() {
+    let app = spawn_app().await;
+    for path in ["/readyz", "/metrics"] {
+        let mut statuses = Vec::new();
+        for _ in 0..70 {
+            statuses.push(app.get(path).await.status().as_u16());
+        }
+        assert!(statuses.contains(&429), "{path}: {statuses:?}");
+    }
+    // /healthz asks nothing of the node and stays open to probes.
+    assert_eq!(app.get("/healthz").await.status(), 200);
+}
+
 /// The statuses of `n` requests for `/api/stats` that say they were forwarded for `client`.
 async fn stats_forwarded_for(
     app: &TestApp,
