@@ -652,14 +652,21 @@ mod tests {
         );
     }
 
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_game_that_ends_while_the_queue_is_full_stays_queued_in_the_store() {
-        let (store, live, _search, analyses) = held(1).await;
+    /// Analyses with a queue of one, held by a live search: one ended game claimed by the
+    /// worker, a second handed over and filling the queue. The search, and the second's id.
+    async fn one_claimed_one_waiting() -> (Store, LiveSearch, Analyses, GameId) {
+        let (store, live, search, analyses) = held(1).await;
         let first = ended_game(&store, SHORTEST).await;
-        analyses.game_ended(first.clone());
+        analyses.game_ended(first);
         until(|| live.waiting() == 1).await;
         let second = ended_game(&store, SHORTEST).await;
         analyses.game_ended(second.clone());
+        (store, search, analyses, second)
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_game_that_ends_while_the_queue_is_full_stays_queued_in_the_store() {
+        let (store, _search, analyses, second) = one_claimed_one_waiting().await;
         let third = ended_game(&store, SHORTEST).await;
         analyses.game_ended(third.clone());
         assert!(!lock(&analyses.inner.pending).contains(&third));
@@ -692,12 +699,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_game_handed_over_twice_is_queued_once() {
-        let (store, live, _search, analyses) = held(1).await;
-        let first = ended_game(&store, SHORTEST).await;
-        analyses.game_ended(first.clone());
-        until(|| live.waiting() == 1).await;
-        let second = ended_game(&store, SHORTEST).await;
-        analyses.game_ended(second.clone());
+        let (_store, _search, analyses, second) = one_claimed_one_waiting().await;
         analyses.game_ended(second.clone());
         // The second hand-over found the game pending and left the one place to it.
         assert_eq!(analyses.inner.queue.capacity(), 0);
