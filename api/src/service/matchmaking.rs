@@ -16,7 +16,7 @@ use crate::domain::{ClientKey, GameId, Nickname, PlayerId, Timestamp};
 use crate::live::{Human, Setup};
 use crate::storage::{DbError, Store};
 
-use super::{Clock, GameHub, Origin, ServiceError};
+use super::{GameHub, Origin, ServiceError};
 
 /// How often each node runs the pairing.
 const PAIRING_EVERY: Duration = Duration::from_millis(500);
@@ -51,8 +51,6 @@ pub struct Matchmaking {
     policy: Policy,
     hub: GameHub,
     store: Store,
-    /// The games' clock, which seekers wait by.
-    clock: Clock,
 }
 
 impl std::fmt::Debug for Matchmaking {
@@ -70,20 +68,19 @@ impl Matchmaking {
     /// Matchmaking over `queue`; a seeker alone for `computer_after_ms` gets the computer.
     pub fn new(queue: AnyQueue, computer_after_ms: i64, hub: GameHub, store: Store) -> Matchmaking {
         let policy = Policy { computer_after_ms, ..Policy::default() };
-        let clock = hub.clock().clone();
-        Matchmaking { queue: Arc::new(queue), policy, hub, store, clock }
+        Matchmaking { queue: Arc::new(queue), policy, hub, store }
     }
 
     /// The time now, by the clock the games are played by.
     pub fn now(&self) -> Timestamp {
-        self.clock.now()
+        self.hub.clock().now()
     }
 
     /// Runs the pairing every half second for as long as the process lives.
     pub fn spawn_pairing_loop(&self) {
         let queue = Arc::clone(&self.queue);
         let policy = self.policy.clone();
-        let clock = self.clock.clone();
+        let clock = self.hub.clock().clone();
         tokio::spawn(async move {
             let mut every = tokio::time::interval(PAIRING_EVERY);
             loop {
@@ -114,7 +111,7 @@ impl Matchmaking {
             Ok(None) => {}
             Err(error) => tracing::warn!(%error, "reading the last opponent failed"),
         }
-        self.queue.join(ticket, millis(self.clock.now())).await
+        self.queue.join(ticket, millis(self.now())).await
     }
 
     /// Takes `player` out of every queue.
@@ -130,7 +127,7 @@ impl Matchmaking {
     /// # Errors
     /// The queue is unreachable.
     pub async fn heartbeat(&self, player: &PlayerId) -> Result<bool, QueueError> {
-        self.queue.heartbeat(&SeekerId::new(player.as_str()), millis(self.clock.now())).await
+        self.queue.heartbeat(&SeekerId::new(player.as_str()), millis(self.now())).await
     }
 
     /// The decision made for `player`, if any, taken so it is acted on once.

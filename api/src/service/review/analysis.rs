@@ -514,20 +514,28 @@ mod tests {
         }
     }
 
-    async fn finished_game(store: &Store, moves: &str) -> GameId {
+    /// The game `moves` plays, and its end as stored at `at` (Black's win, as in every game
+    /// these tests play), its review queued with it or not.
+    fn played(moves: &str, at: Timestamp, review: Option<String>) -> (Game, FinishedGame) {
         let game = moves.parse::<Record>().unwrap().into_game();
         let result = game.result().unwrap();
-        let row = new_game();
         let finished = FinishedGame {
             status: GameStatus::Finished,
             winner: Some(Winner::Black),
             end_reason: EndReason::Normal,
             black_discs: result.black,
             white_discs: result.white,
-            finished_at: Timestamp(2),
+            finished_at: at,
             rated: None,
-            review: None,
+            review,
         };
+        (game, finished)
+    }
+
+    /// A game stored finished at once, as an import is: its review is asked for on its own.
+    async fn finished_game(store: &Store, moves: &str) -> GameId {
+        let (game, finished) = played(moves, Timestamp(2), None);
+        let row = new_game();
         store.create_finished_game(&row, game.plies(), &finished).await.unwrap();
         row.id
     }
@@ -618,21 +626,10 @@ mod tests {
     /// A game stored live with `moves`, then ended as a game task ends one with a result: its
     /// review queued with its end.
     async fn ended_game(store: &Store, moves: &str) -> GameId {
-        let game = moves.parse::<Record>().unwrap().into_game();
-        let result = game.result().unwrap();
+        let (game, finished) = played(moves, Timestamp(3), Some(ENGINE.to_owned()));
         let row = new_game();
         store.create_game(&row).await.unwrap();
         store.append_plies(&row.id, 0, game.plies(), Timestamp(2)).await.unwrap();
-        let finished = FinishedGame {
-            status: GameStatus::Finished,
-            winner: Some(Winner::Black),
-            end_reason: EndReason::Normal,
-            black_discs: result.black,
-            white_discs: result.white,
-            finished_at: Timestamp(3),
-            rated: None,
-            review: Some(ENGINE.to_owned()),
-        };
         store.finish_game(&row.id, &finished).await.unwrap();
         row.id
     }
