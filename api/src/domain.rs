@@ -637,3 +637,42 @@ impl fmt::Display for ClientKey {
         }
     }
 }
+
+/// A client key's text ([`ClientKey`]'s `Display`) that is not one.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("\"{0}\" is not a client address: expected an IPv4 address or an IPv6 network ending /64")]
+pub struct BadClientKey(String);
+
+impl FromStr for ClientKey {
+    type Err = BadClientKey;
+
+    /// Reads a key back from its text, as stored with a live game.
+    fn from_str(text: &str) -> Result<ClientKey, BadClientKey> {
+        let bad = || BadClientKey(text.to_owned());
+        let address = match text.strip_suffix("/64") {
+            Some(network) => network.parse::<std::net::Ipv6Addr>().map_err(|_| bad())?.into(),
+            None => text.parse::<std::net::Ipv4Addr>().map_err(|_| bad())?.into(),
+        };
+        Ok(ClientKey::of(address))
+    }
+}
+
+#[cfg(test)]
+mod client_key_tests {
+    use super::*;
+
+    #[test]
+    fn client_keys_round_trip_through_text() {
+        for address in ["203.0.113.7", "2001:db8:1:2:3:4:5:6", "::ffff:198.51.100.1"] {
+            let key = ClientKey::of(address.parse().unwrap());
+            assert_eq!(key.to_string().parse::<ClientKey>(), Ok(key));
+        }
+    }
+
+    #[test]
+    fn a_bare_ipv6_address_or_other_text_is_not_a_client_key() {
+        for text in ["2001:db8::1", "2001:db8::/48", "localhost", ""] {
+            assert_eq!(text.parse::<ClientKey>(), Err(BadClientKey(text.to_owned())));
+        }
+    }
+}

@@ -68,6 +68,7 @@ async fn game(
         rated,
         created_at: T0,
         turn_started_at: Some(T0),
+        origin: None,
     };
     store.create_game(&game).await.unwrap();
     game.id

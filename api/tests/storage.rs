@@ -6,7 +6,7 @@ mod storage_support;
 
 use outflank_api::accounts::PublicName;
 use outflank_api::domain::{
-    EndReason, GameId, GameStatus, Mode, PlayerId, PuzzleId, RoomCode, Timestamp, Winner,
+    ClientKey, EndReason, GameId, GameStatus, Mode, PlayerId, PuzzleId, RoomCode, Timestamp, Winner,
 };
 use outflank_api::storage::{
     AnalysisRow, AnalysisStatus, Backend, DbError, FinishedGame, GameRecord, GameRow, MoveRow,
@@ -37,6 +37,7 @@ on_both_backends!(
     moves_of_many_games_at_once_all_land_and_a_refused_one_fails_alone,
     truncating_removes_the_later_plies,
     a_game_finishes_exactly_once,
+    a_games_client_is_kept_while_it_is_live_and_forgotten_when_it_ends,
     an_ended_game_takes_no_more_writes,
     a_game_cannot_finish_as_live,
     a_move_and_its_forced_pass_are_stored_together_and_start_the_clock,
@@ -96,6 +97,7 @@ fn new_game() -> NewGame {
         rated: false,
         created_at: T0,
         turn_started_at: Some(T0),
+        origin: None,
     }
 }
 
@@ -120,6 +122,7 @@ fn created(game: &NewGame) -> GameRow {
         updated_at: game.created_at,
         finished_at: None,
         turn_started_at: game.turn_started_at,
+        origin: game.origin,
     }
 }
 
@@ -205,6 +208,7 @@ async fn a_created_game_reads_back_exactly(db: Db) {
         room_code: Some(RoomCode::generate()),
         rated: true,
         turn_started_at: None,
+        origin: Some(client("2001:db8:5:6:7:8:9:a")),
         ..new_game()
     };
     for game in [&friend, &imported] {
@@ -352,6 +356,25 @@ async fn truncating_removes_the_later_plies(db: Db) {
 
     assert_eq!(db.store.truncate_moves(&game.id, 0).await.unwrap(), 4);
     assert_eq!(db.store.load_game(&game.id).await.unwrap().moves, vec![]);
+}
+
+fn client(address: &str) -> ClientKey {
+    ClientKey::of(address.parse().unwrap())
+}
+
+async fn a_games_client_is_kept_while_it_is_live_and_forgotten_when_it_ends(db: Db) {
+    let computer = NewGame { origin: Some(client("203.0.113.9")), ..computer_game(1, T0) };
+    let abandoned = NewGame { id: GameId::generate(), ..computer.clone() };
+    db.store.create_game(&computer).await.unwrap();
+    db.store.create_game(&abandoned).await.unwrap();
+    let store = &db.store;
+    let origin = |id: GameId| async move { store.load_game(&id).await.unwrap().game.origin };
+    assert_eq!(origin(computer.id.clone()).await, Some(client("203.0.113.9")));
+
+    store.finish_game(&computer.id, &finished(T0.plus(1_000))).await.unwrap();
+    store.abort_abandoned_games(T0.plus(1), T0.plus(2_000)).await.unwrap();
+    assert_eq!(origin(computer.id).await, None);
+    assert_eq!(origin(abandoned.id).await, None);
 }
 
 async fn a_game_finishes_exactly_once(db: Db) {

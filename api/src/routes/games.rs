@@ -186,11 +186,13 @@ async fn create(
         }
         NewGame::SameDevice => {
             let setup = Setup::SameDevice { player: human(&session) };
-            let id = hub.create(setup, Game::default(), None, Origin::people()).await?;
+            let origin = Origin::client(client_key(&request));
+            let id = hub.create_within_budget(setup, Game::default(), origin).await?;
             return Ok(created(&id));
         }
     };
-    let id = hub.create_computer_game(setup, Game::default(), client_key(&request)).await?;
+    let origin = Origin::client(client_key(&request));
+    let id = hub.create_within_budget(setup, Game::default(), origin).await?;
     Ok(created(&id))
 }
 
@@ -237,6 +239,7 @@ async fn import_finished(
         rated: false,
         created_at: now,
         turn_started_at: None,
+        origin: None,
     };
     let winner = match result.winner() {
         Some(Color::Black) => Winner::Black,
@@ -289,7 +292,7 @@ async fn import(
         GameRouteError::BadRequest("a game to continue needs the computer's \"level\"".into())
     })?)?;
     let setup = Setup::Computer { human: human(&session), color: game.side_to_move(), level };
-    let id = hub.create_computer_game(setup, game, client_key(&request)).await?;
+    let id = hub.create_within_budget(setup, game, Origin::client(client_key(&request))).await?;
     Ok(created(&id))
 }
 

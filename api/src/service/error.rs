@@ -6,8 +6,8 @@ use crate::domain::GameId;
 use crate::live::CommandError;
 use crate::storage::DbError;
 
-use super::compute::OverBudget;
 use super::games::CorruptGame;
+use super::games::OverBudget;
 
 /// Why a request to a game failed. Domain errors only: the socket edge decides what a client
 /// is told.

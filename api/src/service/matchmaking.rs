@@ -234,7 +234,7 @@ impl Matchmaking {
                 let color = if rand::random::<bool>() { Color::Black } else { Color::White };
                 let setup = Setup::Computer { human: me.clone(), color, level };
                 let origin = Origin::stand_in(client);
-                let game_id = self.hub.create(setup, Game::default(), None, origin).await?;
+                let game_id = self.hub.create_within_budget(setup, Game::default(), origin).await?;
                 let opponent = crate::live::Player::Computer(level).display_name();
                 Ok(Paired { game_id, opponent, computer: Some(level) })
             }

@@ -22,11 +22,14 @@ mod time;
 
 pub use compute::{
     BoardValues, BoardValuesError, BoardValuesSettings, DEFAULT_BOARD_CACHE, DEFAULT_BOARD_WAITING,
-    DEFAULT_BOARD_WORKERS, IN_FLIGHT_PER_REQUESTER, LiveSearch, LiveSearches, OverBudget,
-    Requester, SearchOwner, SearchPool, Urgency,
+    DEFAULT_BOARD_WORKERS, IN_FLIGHT_PER_REQUESTER, LiveSearch, LiveSearches, Requester,
+    SearchOwner, SearchPool, Urgency,
 };
 pub use error::ServiceError;
-pub use games::{CorruptGame, GameHandle, GameHub, Origin, Router, Subscription, spawn_serving};
+pub use games::{
+    BudgetKind, CorruptGame, GameHandle, GameHub, Origin, OverBudget, Router, Subscription,
+    spawn_serving,
+};
 pub use matchmaking::{GUEST_RATING, Matchmaking, Paired, SeekRefusal};
 pub use online::{
     DEFAULT_SOCKETS_PER_CLIENT, MAX_SOCKETS_PER_PLAYER, Online, OnlineGuard, TooManySockets,

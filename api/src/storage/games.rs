@@ -28,7 +28,7 @@ use crate::accounts::rating::RatedGame;
 use crate::domain::{GameId, GameStatus, PlayerId, RoomCode, Timestamp};
 
 /// The columns of `games` that are read as they are stored.
-const STORED_COLUMNS: [&str; 18] = [
+const STORED_COLUMNS: [&str; 19] = [
     "id",
     "mode",
     "level",
@@ -47,6 +47,7 @@ const STORED_COLUMNS: [&str; 18] = [
     "rated",
     "created_at",
     "finished_at",
+    "origin",
 ];
 
 /// The select list of a game row, `games` being named `table` in the query; [`game_row`]
@@ -146,7 +147,8 @@ impl Store {
         insert_plies(&mut tx, &game.id, plies, game.created_at).await?;
         sqlx::query(
             "UPDATE games SET status = $2, winner = $3, end_reason = $4, black_discs = $5, \
-                white_discs = $6, finished_at = $7, updated_at = $7, turn_started_at = NULL \
+                white_discs = $6, finished_at = $7, updated_at = $7, turn_started_at = NULL, \
+                origin = NULL \
              WHERE id = $1",
         )
         .bind(game.id.as_str())
@@ -267,7 +269,8 @@ impl Store {
         // The first statement writes, so SQLite takes its write lock before anything is read.
         let updated = sqlx::query(
             "UPDATE games SET status = $2, winner = $3, end_reason = $4, black_discs = $5, \
-                white_discs = $6, finished_at = $7, updated_at = $7, turn_started_at = NULL \
+                white_discs = $6, finished_at = $7, updated_at = $7, turn_started_at = NULL, \
+                origin = NULL \
              WHERE id = $1 AND status = 'live'",
         )
         .bind(game_id.as_str())
@@ -418,7 +421,7 @@ impl Store {
         let mut db = self.write_connection().await?;
         let ended = sqlx::query(&format!(
             "UPDATE games SET status = 'aborted', end_reason = 'aborted', finished_at = $2, \
-                updated_at = $2, turn_started_at = NULL \
+                updated_at = $2, turn_started_at = NULL, origin = NULL \
              WHERE status = 'live' AND mode NOT IN {TIMED_MODES} AND {changed} < $1",
             changed = last_change("games"),
         ))
@@ -534,8 +537,8 @@ where
     sqlx::query(
         "INSERT INTO games (id, mode, level, black_id, black_name, white_id, white_name, \
             status, start_position, move_time_ms, room_code, rated, created_at, updated_at, \
-            turn_started_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'live', $8, $9, $10, $11, $12, $12, $13)",
+            turn_started_at, origin) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'live', $8, $9, $10, $11, $12, $12, $13, $14)",
     )
     .bind(game.id.as_str())
     .bind(game.mode.as_str())
@@ -550,6 +553,7 @@ where
     .bind(i32::from(game.rated))
     .bind(game.created_at.0)
     .bind(game.turn_started_at.map(|at| at.0))
+    .bind(game.origin.map(|origin| origin.to_string()))
     .execute(executor)
     .await?;
     Ok(())
@@ -589,6 +593,7 @@ pub(super) fn game_row(row: &AnyRow) -> DbResult<GameRow> {
         updated_at: time("updated_at")?,
         finished_at: opt_time("finished_at")?,
         turn_started_at: opt_time("turn_started_at")?,
+        origin: parse_opt("games.origin", opt_text("origin")?)?,
     })
 }
 

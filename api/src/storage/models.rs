@@ -5,7 +5,7 @@ use outflank_engine::{Board, Move};
 
 use crate::accounts::rating::RatedPlayers;
 use crate::domain::{
-    EndReason, GameId, GameStatus, Mode, PlayerId, PuzzleId, RoomCode, Timestamp, Winner,
+    ClientKey, EndReason, GameId, GameStatus, Mode, PlayerId, PuzzleId, RoomCode, Timestamp, Winner,
 };
 
 /// One side of a game: who plays it and the name shown for them.
@@ -36,6 +36,8 @@ pub struct NewGame {
     pub created_at: Timestamp,
     /// When the first side's clock started, for clocked games.
     pub turn_started_at: Option<Timestamp>,
+    /// The client that started it, when one did: kept while the game is live.
+    pub origin: Option<ClientKey>,
 }
 
 /// Which game of its friend room a new game is. The room's current game is replaced only if it
@@ -92,6 +94,8 @@ pub struct GameRow {
     pub finished_at: Option<Timestamp>,
     /// When the side to move started thinking; cleared when the game ends.
     pub turn_started_at: Option<Timestamp>,
+    /// The client that started it, when one did; cleared when the game ends.
+    pub origin: Option<ClientKey>,
 }
 
 /// One stored ply. Plies are numbered from 0, so ply `n` is `Game::plies()[n]`.

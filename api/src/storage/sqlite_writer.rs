@@ -337,6 +337,7 @@ mod tests {
             rated: false,
             created_at: Timestamp(1),
             turn_started_at: None,
+            origin: None,
         };
         store.create_game(&game).await.unwrap();
         game.id

@@ -14,7 +14,7 @@ use crate::http::error::error_response;
 use crate::http::session::current_session;
 use crate::live::Human;
 use crate::metrics::{ErrorKind, Metrics, SocketKind};
-use crate::service::{Matchmaking, Online, SeekRefusal};
+use crate::service::{Matchmaking, Online, SeekRefusal, ServiceError};
 
 use super::protocol::{OpponentMsg, QueueMsg, QueueName, SeekerError, SeekerMsg, codes};
 use super::socket::{self, Close, Conversation, Flow, Socket};
@@ -187,6 +187,11 @@ impl QueueSocket {
                     level: paired.computer.map(|level| level.number()),
                 };
                 socket.send(&QueueMsg::Paired { game_id: paired.game_id, opponent }).await
+            }
+            Err(ServiceError::OverBudget(over)) => {
+                // The computer would have stood in, but this player or address has as many
+                // games against it in progress as it may.
+                socket.send(&QueueMsg::error(codes::TOO_MANY_GAMES, over)).await
             }
             Err(error) => {
                 tracing::error!(%error, "starting a paired game failed");

@@ -157,6 +157,55 @@ async fn many_sessions_of_one_address_share_its_computer_games() {
 }
 
 #[actix_web::test]
+async fn games_opened_again_after_a_restart_take_back_their_addresses_places() {
+    let mut app = spawn_app().await;
+    let new_game = json!({ "mode": "computer", "level": "easy", "color": "black" });
+    let mut first_wave = Vec::new();
+    for n in 0..10 {
+        let guest = app.user(&format!("Guest {n}")).await;
+        let id = guest.create_game(new_game.clone()).await;
+        first_wave.push((guest, id));
+    }
+    app.restart().await;
+    // Nothing runs after the restart, so a new game is let in; the first wave, opened again,
+    // counts under the address that started it, and the address is full again.
+    app.user("Late").await.create_game(new_game.clone()).await;
+    let mut sockets = Vec::new();
+    for (guest, id) in &mut first_wave {
+        guest.reconnect_to(&app);
+        sockets.push(guest.join(id).await.0);
+    }
+    let refused = app.user("One more").await.post("/api/games", &new_game).await;
+    assert_eq!(refused.status(), 429);
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "too_many_games");
+    assert_eq!(
+        body["error"]["message"],
+        "your network already has 10 games against the computer in progress: finish or leave one first"
+    );
+}
+
+#[actix_web::test]
+async fn a_player_may_have_three_games_on_one_device_in_progress_and_no_more() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let same_device = json!({ "mode": "same_device" });
+    for _ in 0..3 {
+        ann.create_game(same_device.clone()).await;
+    }
+    let refused = ann.post("/api/games", &same_device).await;
+    assert_eq!(refused.status(), 429);
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "too_many_games");
+    assert_eq!(
+        body["error"]["message"],
+        "you already have 3 games on one device in progress: finish or leave one first"
+    );
+    // Games against the computer have a budget of their own.
+    ann.create_game(json!({ "mode": "computer", "level": "easy", "color": "black" })).await;
+}
+
+#[actix_web::test]
 async fn the_computer_thinks_only_while_someone_is_there() {
     let app = spawn_app().await;
     let ann = app.user("Ann").await;

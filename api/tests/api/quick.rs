@@ -65,6 +65,23 @@ async fn a_lone_seeker_gets_the_computer_after_the_wait() {
 }
 
 #[actix_web::test]
+async fn no_computer_stands_in_for_a_seeker_with_three_computer_games_in_progress() {
+    let app = spawn_app_with(|settings| settings.computer_after_ms = 500).await;
+    let ann = app.user("Ann").await;
+    for _ in 0..3 {
+        ann.create_game(json!({ "mode": "computer", "level": "easy", "color": "black" })).await;
+    }
+    let mut queue = ann.queue().await;
+    queue.send(json!({ "type": "seek", "queue": "quick" })).await;
+    let refused = queue.until("error").await;
+    assert_eq!(refused["code"], "too_many_games");
+    assert_eq!(
+        refused["message"],
+        "you already have 3 games against the computer in progress: finish or leave one first"
+    );
+}
+
+#[actix_web::test]
 async fn cancelling_leaves_the_queue() {
     let app = spawn_app().await;
     let ann = app.user("Ann").await;

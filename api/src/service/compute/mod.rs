@@ -1,10 +1,8 @@
 //! The engine's work for the service: computer moves of live games on a bounded pool that
-//! takes turns between their owners ([`SearchPool`]), the budget of computer games per player
-//! and address, the analysis board's values ([`BoardValues`]), and the idle-class threads that
+//! takes turns between their owners ([`SearchPool`]), the analysis board's values ([`BoardValues`]), and the idle-class threads that
 //! reviews run on ([`IdleThreads`]).
 
 mod board_values;
-mod computer_budget;
 mod fair_queue;
 mod idle_threads;
 mod search;
@@ -13,7 +11,6 @@ pub use board_values::{
     BoardValues, BoardValuesError, BoardValuesSettings, DEFAULT_BOARD_CACHE, DEFAULT_BOARD_WAITING,
     DEFAULT_BOARD_WORKERS, IN_FLIGHT_PER_REQUESTER, Requester,
 };
-pub use computer_budget::{ComputerBudget, OverBudget};
 pub use fair_queue::{SearchOwner, Urgency};
 pub use idle_threads::IdleThreads;
 pub use search::{LiveSearch, LiveSearches, SearchPool};

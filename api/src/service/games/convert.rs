@@ -3,7 +3,7 @@
 use outflank_engine::{Board, Color, Game};
 
 use crate::accounts::rating::RatedPlayers;
-use crate::domain::{GameId, GameStatus, Mode, Nickname, RoomCode, Timestamp};
+use crate::domain::{ClientKey, GameId, GameStatus, Mode, Nickname, RoomCode, Timestamp};
 use crate::live::{Ending, Human, Setup, Stored, Timing};
 use crate::service::review::ENGINE;
 use crate::storage::{FinishedGame, GameRecord, NewGame, SeatRow};
@@ -13,13 +13,13 @@ fn seat(setup: &Setup, color: Color) -> SeatRow {
     SeatRow { id: player.human().map(|human| human.id.clone()), name: player.display_name() }
 }
 
-/// The row of a new game.
+/// The row of a new game, started by `origin` when a client did.
 pub fn new_game(
     id: &GameId,
     setup: &Setup,
     start: Board,
-    timing: &Timing,
-    room: Option<&RoomCode>,
+    (timing, room): (&Timing, Option<&RoomCode>),
+    origin: Option<ClientKey>,
     now: Timestamp,
 ) -> NewGame {
     let clocked = setup.mode().has_clock();
@@ -35,6 +35,7 @@ pub fn new_game(
         rated: setup.mode() == Mode::Ranked,
         created_at: now,
         turn_started_at: clocked.then_some(now),
+        origin,
     }
 }
 

@@ -3,6 +3,7 @@
 //! and hands out [`GameHandle`]s; a task knows only its context and asks the registry for the
 //! rest (`task::FollowUp`); the [`Router`] is the one seam to the cluster.
 
+mod budget;
 mod convert;
 mod handle;
 mod local_game;
@@ -10,6 +11,7 @@ mod registry;
 mod router;
 mod task;
 
+pub use budget::{BudgetKind, OverBudget};
 pub use convert::CorruptGame;
 pub use handle::GameHandle;
 pub use local_game::Subscription;

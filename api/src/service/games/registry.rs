@@ -5,10 +5,10 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
-use outflank_engine::{Color, Game};
+use outflank_engine::Game;
 use tokio::sync::{broadcast, mpsc};
 
-use crate::domain::{ClientKey, GameId, RoomCode};
+use crate::domain::{GameId, RoomCode};
 use crate::live::{GameState, Setup, Timing};
 use crate::metrics::{ErrorKind, Metrics};
 use crate::service::ServiceError;
@@ -22,6 +22,7 @@ pub const ABANDONED_AFTER_MS: i64 = 30 * 24 * 3600 * 1000;
 /// How often the store is swept for such games (and once at start-up).
 const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
 
+use super::budget::BudgetKind;
 use super::convert;
 use super::handle::{GameHandle, Locate, Route, RouteFuture};
 use super::local_game::LocalGame;
@@ -72,7 +73,7 @@ impl GameHub {
             shutdown,
             stopping: AtomicBool::new(false),
             follow_ups,
-            computer_games: Mutex::default(),
+            budget: Mutex::default(),
         };
         let hub = GameHub {
             inner: Arc::new(Inner {
@@ -119,29 +120,31 @@ impl GameHub {
         Ok(id)
     }
 
-    /// Creates a game against the computer that `player` asked for from `client`, within the
-    /// budget of games in progress per player and per client (`OverBudget`).
+    /// Creates a game against the computer or on one device that its player asked for from
+    /// `origin`'s client, within the budget of such games in progress per player and per
+    /// client (`OverBudget`). Other games are created as by [`GameHub::create`].
     ///
     /// # Errors
     /// [`ServiceError::OverBudget`] when either is at its limit; a storage error otherwise.
-    pub async fn create_computer_game(
+    pub async fn create_within_budget(
         &self,
         setup: Setup,
         game: Game,
-        client: ClientKey,
+        origin: Origin,
     ) -> Result<GameId, ServiceError> {
-        let player = setup.human(setup.computer().map_or(Color::Black, |(color, _)| !color));
-        let player = player.map(|human| human.id.clone()).ok_or(ServiceError::Unavailable)?;
+        let (Some((kind, player)), Some(client)) = (BudgetKind::of(&setup), origin.client) else {
+            return self.create(setup, game, None, origin).await;
+        };
         let id = GameId::generate();
-        let admitted = lock(&self.inner.context.computer_games).admit(id.clone(), player, client);
+        let admitted = lock(&self.inner.context.budget).admit(id.clone(), kind, player, client);
         if let Err(over) = admitted {
             self.inner.context.metrics.error(ErrorKind::Refused, "too_many_games");
-            tracing::info!(%client, %over, "a game against the computer was refused");
+            tracing::info!(%client, %over, "a game was refused");
             return Err(over.into());
         }
-        let created = self.create_with_id(id.clone(), setup, game, None, Origin::client(client));
+        let created = self.create_with_id(id.clone(), setup, game, None, origin);
         if let Err(error) = created.await {
-            lock(&self.inner.context.computer_games).release(&id);
+            lock(&self.inner.context.budget).release(&id);
             return Err(error);
         }
         Ok(id)
@@ -164,7 +167,8 @@ impl GameHub {
         self.refuse_when_stopping()?;
         let now = self.inner.context.clock.now();
         let context = &self.inner.context;
-        let row = convert::new_game(&id, &setup, game.start(), &context.timing, room, now);
+        let settings = (&context.timing, room);
+        let row = convert::new_game(&id, &setup, game.start(), settings, origin.client, now);
         let room_game = room.map(|_| RoomGame::First);
         match context.store.create_game_with(&row, game.plies(), now, room_game).await {
             Ok(()) => {}
@@ -216,7 +220,7 @@ impl GameHub {
         if let Some(handle) = self.running(id) {
             return Ok(Route::Local(handle));
         }
-        let origin = Origin::of(&state);
+        let origin = Origin::restored(&state, record.game.origin);
         Ok(Route::Local(self.start(state, origin)))
     }
 
@@ -318,6 +322,13 @@ impl GameHub {
         if let Some(handle) = games.get(&id).filter(|handle| handle.is_running()) {
             return handle.clone();
         }
+        // A game in progress takes its place in the budget however it starts: created (admitted
+        // already), a rematch, or opened again after its task stopped.
+        if let (Some((kind, player)), Some(client), None) =
+            (BudgetKind::of(state.setup()), origin.client, state.ending())
+        {
+            lock(&self.inner.context.budget).count(id.clone(), kind, player, client);
+        }
         let (handle, task) = GameTask::new(state, origin, Arc::clone(&self.inner.context));
         games.insert(id, handle.clone());
         tokio::spawn(task.run());
@@ -357,13 +368,13 @@ async fn follow_up_loop(registry: Weak<Inner>, mut requests: mpsc::UnboundedRece
                 });
             }
             FollowUp::Ended(id) => {
-                // Its computer-game place was given back by its task already.
+                // Its place in the budget was given back by its task already.
                 if let Some(analyses) = hub.inner.analyses.get() {
                     analyses.game_ended(id);
                 }
             }
             FollowUp::Stopped(id) => {
-                lock(&hub.inner.context.computer_games).release(&id);
+                lock(&hub.inner.context.budget).release(&id);
                 hub.remove_if_stopped(&id);
             }
         }

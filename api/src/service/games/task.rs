@@ -23,9 +23,10 @@ use crate::metrics::{ErrorKind, Metrics};
 use crate::storage::{GameRecord, RoomGame, Store};
 
 use crate::service::ServiceError;
-use crate::service::compute::{ComputerBudget, SearchOwner, SearchPool, Urgency};
+use crate::service::compute::{SearchOwner, SearchPool, Urgency};
 use crate::service::time::Clock;
 
+use super::budget::GameBudget;
 use super::convert;
 use super::local_game::{LocalGame, Request, Subscription};
 use super::router::Router;
@@ -55,9 +56,10 @@ pub(super) struct TaskContext {
     pub(super) stopping: AtomicBool,
     /// Where tasks send what the registry must do for them.
     pub(super) follow_ups: mpsc::UnboundedSender<FollowUp>,
-    /// Games against the computer in progress here, by player and client: an ended game's
-    /// place is given back before its players hear of the end, so a new game can follow at once.
-    pub(super) computer_games: std::sync::Mutex<ComputerBudget>,
+    /// Games against the computer and on one device in progress here, by player and client:
+    /// an ended game's place is given back before its players hear of the end, so a new game
+    /// can follow at once.
+    pub(super) budget: std::sync::Mutex<GameBudget>,
 }
 
 /// What a game's task asks of the registry of running games.
@@ -79,10 +81,12 @@ pub(super) enum FollowUp {
     Stopped(GameId),
 }
 
-/// Whose game it is, for the sharing of computer searches: the owner its searches are
-/// scheduled under, and how urgent they are.
+/// Whose game it is: the client that started it (stored with the game while it is live, so a
+/// restored game is budgeted and scheduled as before), the owner its searches are shared under,
+/// and how urgent they are.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Origin {
+    pub client: Option<ClientKey>,
     pub owner: SearchOwner,
     pub urgency: Urgency,
 }
@@ -90,7 +94,8 @@ pub struct Origin {
 impl Origin {
     /// A game started by a client at `client` (its searches are shared under that address).
     pub fn client(client: ClientKey) -> Origin {
-        Origin { owner: SearchOwner(client.to_string()), urgency: Urgency::Normal }
+        let owner = SearchOwner(client.to_string());
+        Origin { client: Some(client), owner, urgency: Urgency::Normal }
     }
 
     /// The computer standing in for the opponent a seeker at `client` did not find: its
@@ -101,18 +106,21 @@ impl Origin {
 
     /// A game between people: it asks for no search.
     pub fn people() -> Origin {
-        Origin { owner: SearchOwner("people".to_owned()), urgency: Urgency::Normal }
+        Origin { client: None, owner: SearchOwner("people".to_owned()), urgency: Urgency::Normal }
     }
 
-    /// The origin of a game nobody is known to have started here (restored from the store, or
-    /// between two people): its searches are shared under its person, or the game itself.
-    pub fn of(state: &GameState) -> Origin {
+    /// The origin of a game restored from the store: the client stored with it, or, for a game
+    /// stored without one, its person, or the game itself.
+    pub fn restored(state: &GameState, client: Option<ClientKey>) -> Origin {
+        if let Some(client) = client {
+            return Origin::client(client);
+        }
         let person = Color::ALL.iter().find_map(|&color| state.setup().human(color));
         let owner = match person {
             Some(human) => SearchOwner(format!("player:{}", human.id)),
             None => SearchOwner(format!("game:{}", state.id())),
         };
-        Origin { owner, urgency: Urgency::Normal }
+        Origin { client: None, owner, urgency: Urgency::Normal }
     }
 }
 
@@ -356,8 +364,8 @@ impl GameTask {
                         game_id,
                         setup,
                         start,
-                        &self.context.timing,
-                        room.as_ref(),
+                        (&self.context.timing, room.as_ref()),
+                        self.origin.client,
                         now,
                     );
                     let room_game = room.as_ref().map(|_| RoomGame::Rematch { of: id });
@@ -378,7 +386,7 @@ impl GameTask {
             match event {
                 Event::Ended { ending, .. } => {
                     self.context
-                        .computer_games
+                        .budget
                         .lock()
                         .unwrap_or_else(|poisoned| poisoned.into_inner())
                         .release(id);
@@ -486,5 +494,37 @@ impl GameTask {
                 let _ = results.send((request.search_id, mv)).await;
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use outflank_engine::ai::Level;
+
+    use super::*;
+    use crate::domain::Nickname;
+    use crate::live::{Human, Setup};
+
+    fn computer_game() -> GameState {
+        let human = Human { id: PlayerId::generate(), name: Nickname::parse("Ann").unwrap() };
+        let setup = Setup::Computer { human, color: Color::Black, level: Level::EASY };
+        GameState::new(GameId::generate(), setup, Timing::default(), Timestamp(0))
+    }
+
+    #[test]
+    fn a_restored_game_is_scheduled_under_the_client_that_started_it() {
+        let client = ClientKey::of(std::net::IpAddr::from([203, 0, 113, 5]));
+        let origin = Origin::restored(&computer_game(), Some(client));
+        assert_eq!(origin, Origin::client(client));
+        assert_eq!(origin.owner, SearchOwner("203.0.113.5".to_owned()));
+    }
+
+    #[test]
+    fn a_restored_game_stored_without_a_client_is_scheduled_under_its_person() {
+        let game = computer_game();
+        let person = game.setup().human(Color::Black).unwrap().id.clone();
+        let origin = Origin::restored(&game, None);
+        assert_eq!(origin.client, None);
+        assert_eq!(origin.owner, SearchOwner(format!("player:{person}")));
     }
 }

@@ -511,6 +511,7 @@ mod tests {
             rated: false,
             created_at: Timestamp(1),
             turn_started_at: None,
+            origin: None,
         }
     }
 
