@@ -13,7 +13,7 @@ use crate::domain::Timestamp;
 use crate::http::origin::{AllowedOrigins, check_origin};
 use crate::http::rate_limit::RateLimits;
 use crate::identity::revocations::Revocations;
-use crate::identity::session::{BadSecret, LIFETIME_SECONDS, SessionKeys};
+use crate::identity::session::{BadSecret, SessionKeys};
 use crate::live::Timing;
 use crate::metrics::Metrics;
 use crate::routes;
@@ -115,8 +115,7 @@ impl Application {
         let secure = settings.public_url.as_ref().is_some_and(|url| url.is_https());
         let keys = web::Data::new(SessionKeys::new(secret.as_bytes(), secure)?);
         let revocations = Revocations::default();
-        let since = Timestamp(Timestamp::now().0 - LIFETIME_SECONDS * 1000);
-        let since = revocations.refresh(&store, since, Timestamp::now()).await?;
+        let since = revocations.load(&store, Timestamp::now()).await?;
         revocations.spawn_refresh(store.clone(), since);
         let revocations = web::Data::new(revocations);
 

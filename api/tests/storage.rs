@@ -10,8 +10,8 @@ use outflank_api::domain::{
 };
 use outflank_api::storage::{
     AnalysisRow, AnalysisStatus, Backend, DbError, FinishedGame, GameRecord, GameRow, MoveRow,
-    NewGame, NewRoom, PuzzleCounts, PuzzleRow, QueuedAnalysis, RoomGame, RoomMember, RoomRow,
-    SeatRow, SeatStanding, Store,
+    NewGame, NewRoom, PuzzleCounts, PuzzleRow, QueuedAnalysis, Revocation, RoomGame, RoomMember,
+    RoomRow, SeatRow, SeatStanding, Store,
 };
 use outflank_engine::ai::Level;
 use outflank_engine::{Board, Move, Square};
@@ -58,6 +58,8 @@ on_both_backends!(
     abandoned_games_without_a_clock_are_aborted_and_timed_ones_left,
     the_last_opponent_is_the_other_player_of_the_newest_quick_or_ranked_game,
     session_revocations_read_back_and_a_later_one_wins,
+    a_revocation_is_deleted_once_it_has_expired,
+    storing_a_revocation_deletes_those_expired_by_then,
     games_in_progress_are_the_timed_live_ones_and_the_untimed_ones_touched_lately,
     the_players_in_games_in_progress_are_each_person_seated_once,
     watchable_games_are_the_live_quick_and_ranked_ones_best_rated_first,
@@ -871,16 +873,41 @@ async fn the_last_opponent_is_the_other_player_of_the_newest_quick_or_ranked_gam
     assert_eq!(db.store.last_opponent(&player(3)).await.unwrap(), Some(player(1)));
 }
 
+/// A revocation made at `at`, expiring a day later.
+fn revocation(n: usize, at: i64) -> Revocation {
+    Revocation { player: player(n), valid_after: T0.plus(at), expires_at: T0.plus(at + DAY) }
+}
+
+const DAY: i64 = 24 * 3600 * 1000;
+
 async fn session_revocations_read_back_and_a_later_one_wins(db: Db) {
-    db.store.revoke_sessions(&player(1), T0.plus(2_000)).await.unwrap();
-    db.store.revoke_sessions(&player(1), T0.plus(1_000)).await.unwrap();
-    db.store.revoke_sessions(&player(2), T0.plus(500)).await.unwrap();
+    db.store.revoke_sessions(&revocation(1, 2_000)).await.unwrap();
+    db.store.revoke_sessions(&revocation(1, 1_000)).await.unwrap();
+    db.store.revoke_sessions(&revocation(2, 500)).await.unwrap();
     let mut read = db.store.session_revocations_since(T0.plus(600)).await.unwrap();
     read.sort();
     assert_eq!(read, vec![(player(1), T0.plus(2_000))]);
     let mut all = db.store.session_revocations_since(T0).await.unwrap();
     all.sort();
     assert_eq!(all, vec![(player(1), T0.plus(2_000)), (player(2), T0.plus(500))]);
+}
+
+async fn a_revocation_is_deleted_once_it_has_expired(db: Db) {
+    db.store.revoke_sessions(&revocation(1, 0)).await.unwrap();
+    db.store.revoke_sessions(&revocation(2, 1_000)).await.unwrap();
+    assert_eq!(db.store.delete_expired_revocations(T0.plus(DAY - 1)).await.unwrap(), 0);
+    assert_eq!(db.store.delete_expired_revocations(T0.plus(DAY)).await.unwrap(), 1);
+    let left = db.store.session_revocations_since(Timestamp(0)).await.unwrap();
+    assert_eq!(left, vec![(player(2), T0.plus(1_000))]);
+}
+
+async fn storing_a_revocation_deletes_those_expired_by_then(db: Db) {
+    db.store.revoke_sessions(&revocation(1, 0)).await.unwrap();
+    db.store.revoke_sessions(&revocation(2, 1)).await.unwrap();
+    db.store.revoke_sessions(&revocation(3, DAY)).await.unwrap();
+    let mut left = db.store.session_revocations_since(Timestamp(0)).await.unwrap();
+    left.sort();
+    assert_eq!(left, vec![(player(2), T0.plus(1)), (player(3), T0.plus(DAY))]);
 }
 
 #[tokio::test]

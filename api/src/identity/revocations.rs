@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use crate::domain::{PlayerId, Timestamp};
 use crate::identity::session::LIFETIME_SECONDS;
-use crate::storage::{DbResult, Store};
+use crate::storage::{DbResult, Revocation, Store};
 
 /// How often a node reads the revocations other nodes made.
 pub const POLL_EVERY: Duration = Duration::from_secs(2);
@@ -31,13 +31,32 @@ impl Revocations {
     }
 
     /// Ends the sessions of `player` issued before `at`, here and (through `store`) on every
-    /// node.
+    /// node. The stored revocation expires with the last session it ends, [`LIFETIME_SECONDS`]
+    /// after `at`.
     ///
     /// # Errors
     /// The store could not record it; this node has recorded it all the same.
     pub async fn revoke(&self, store: &Store, player: &PlayerId, at: Timestamp) -> DbResult<()> {
         self.record(player.clone(), at);
-        store.revoke_sessions(player, at).await
+        let revocation = Revocation {
+            player: player.clone(),
+            valid_after: at,
+            expires_at: at.plus(LIFETIME_MS),
+        };
+        store.revoke_sessions(&revocation).await
+    }
+
+    /// Reads every revocation still in force at `now` from `store`, after deleting the expired
+    /// ones; returns the time to read from next (see [`Revocations::spawn_refresh`]).
+    ///
+    /// # Errors
+    /// The store could not be read or written.
+    pub async fn load(&self, store: &Store, now: Timestamp) -> DbResult<Timestamp> {
+        let deleted = store.delete_expired_revocations(now).await?;
+        if deleted > 0 {
+            tracing::info!(deleted, "expired session revocations deleted");
+        }
+        self.refresh(store, Timestamp(now.0 - LIFETIME_MS), now).await
     }
 
     /// Reads from `store` the revocations made since `since` and records them; returns the

@@ -49,6 +49,7 @@ pub use models::{
 };
 pub use players::PlayerRow;
 pub use puzzles::PuzzleCounts;
+pub use sessions::Revocation;
 pub use write_latency::WriteLatency;
 
 /// The migrations in `migrations/` at the workspace root, compiled into the binary.
