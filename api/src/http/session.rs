@@ -43,6 +43,18 @@ api_error!(SessionRejection);
 /// # Errors
 /// [`SessionRejection`] when the request carries no valid session.
 pub fn current_session(request: &HttpRequest, now: Timestamp) -> Result<Session, SessionRejection> {
+    current_session_issued(request, now).map(|(session, _)| session)
+}
+
+/// Like [`current_session`], also returning when the session was issued: what a
+/// [`SessionWatch`](crate::identity::revocations::SessionWatch) on it needs.
+///
+/// # Errors
+/// [`SessionRejection`] when the request carries no valid session.
+pub fn current_session_issued(
+    request: &HttpRequest,
+    now: Timestamp,
+) -> Result<(Session, Timestamp), SessionRejection> {
     let keys = request.app_data::<web::Data<SessionKeys>>().ok_or(SessionRejection::NoSession)?;
     let cookie = request.cookie(COOKIE_NAME).ok_or(SessionRejection::NoSession)?;
     let (session, issued) =
@@ -54,7 +66,7 @@ pub fn current_session(request: &HttpRequest, now: Timestamp) -> Result<Session,
     if revocations.is_some_and(|revocations| revocations.is_revoked(&session.player, issued)) {
         return Err(SessionRejection::Revoked);
     }
-    Ok(session)
+    Ok((session, issued))
 }
 
 /// The longest `Cookie` header read for a session: ours is a few hundred bytes, and a browser

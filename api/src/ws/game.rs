@@ -14,7 +14,6 @@ use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
 use crate::domain::{GameId, PlayerId};
 use crate::http::error::error_response;
-use crate::http::session::current_session;
 use crate::live::{Action, Announcement, Broadcast, CatchUp, Seat};
 use crate::metrics::{ErrorKind, Metrics, SocketKind};
 use crate::service::{GameHandle, GameHub, Online, ServiceError, Subscription};
@@ -46,8 +45,11 @@ async fn connect(
         return Ok(not_found());
     };
     // Spectators need no session; they get an id that plays no seat, and do not count as
-    // someone online.
-    let session = current_session(&request, hub.clock().now()).ok().map(|session| session.player);
+    // someone online. A player's socket ends when their session does.
+    let (session, watch) = match socket::session(&request, hub.clock().now()) {
+        Some((session, watch)) => (Some(session.player), Some(watch)),
+        None => (None, None),
+    };
     let visitor = socket::visitor(&request, session.clone());
     // The handshake and the caps first: a request that will not become a socket starts no game.
     let admitted = match socket::admit(&request, &visitor, &online, &metrics) {
@@ -71,7 +73,7 @@ async fn connect(
         events: None,
         join_by: tokio::time::Instant::now() + JOIN_WITHIN,
     };
-    socket::serve(&request, body, admitted, SocketKind::Game, &metrics, conversation)
+    socket::serve(&request, body, admitted, watch, SocketKind::Game, &metrics, conversation)
 }
 
 /// One client's conversation with one game.

@@ -11,7 +11,6 @@ use outflank_matchmaker::{Decision, QueueKind};
 
 use crate::domain::{ClientKey, Timestamp};
 use crate::http::error::error_response;
-use crate::http::session::current_session;
 use crate::live::Human;
 use crate::metrics::{ErrorKind, Metrics, SocketKind};
 use crate::service::{Matchmaking, Online, SeekRefusal, ServiceError};
@@ -35,7 +34,7 @@ async fn connect(
     online: web::Data<Online>,
     metrics: web::Data<Metrics>,
 ) -> Result<HttpResponse, actix_web::Error> {
-    let Ok(session) = current_session(&request, matchmaking.now()) else {
+    let Some((session, watch)) = socket::session(&request, matchmaking.now()) else {
         return Ok(error_response(
             StatusCode::UNAUTHORIZED,
             "no_session",
@@ -55,7 +54,7 @@ async fn connect(
         search: None,
         tick: tokio::time::interval(TICK),
     };
-    socket::serve(&request, body, admitted, SocketKind::Queue, &metrics, conversation)
+    socket::serve(&request, body, admitted, Some(watch), SocketKind::Queue, &metrics, conversation)
 }
 
 /// A search in progress.

@@ -1,6 +1,8 @@
 //! What every WebSocket of the server shares: the upgrade (with the socket caps),
 //! the frame size limit, the message-rate limit, heartbeats, a send timeout, and the loop that
-//! reads frames and hands text to a [`Conversation`].
+//! reads frames and hands text to a [`Conversation`]. A socket opened with a session ends when
+//! that session is revoked (signing out, a new name, a deleted account), on this node or
+//! another.
 
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -11,9 +13,12 @@ use actix_ws::{CloseCode, CloseReason, Message, MessageStream, Session};
 use bytestring::ByteString;
 use serde::Serialize;
 
-use crate::domain::PlayerId;
+use crate::domain::{PlayerId, Timestamp};
 use crate::http::client_address::client_key;
 use crate::http::error::error_response;
+use crate::http::session::current_session_issued;
+use crate::identity::revocations::{Revocations, SessionWatch};
+use crate::identity::session::Session as PlayerSession;
 use crate::metrics::{ErrorKind, Metrics, SocketGuard, SocketKind};
 use crate::service::{Online, OnlineGuard, TooManySockets, Visitor};
 
@@ -176,6 +181,18 @@ pub fn visitor(request: &HttpRequest, player: Option<PlayerId>) -> Visitor {
     Visitor { player, client: client_key(request) }
 }
 
+/// The valid session of `request` at `now`, if any, with a watch that ends the socket when the
+/// session is revoked.
+pub fn session(request: &HttpRequest, now: Timestamp) -> Option<(PlayerSession, SessionWatch)> {
+    let (session, issued) = current_session_issued(request, now).ok()?;
+    let watch = match request.app_data::<web::Data<Revocations>>() {
+        Some(revocations) => revocations.watch(session.player.clone(), issued),
+        // A server without revocations revokes nothing.
+        None => Revocations::default().watch(session.player.clone(), issued),
+    };
+    Some((session, watch))
+}
+
 /// A socket that may open: its handshake is valid and it is counted against its caps.
 #[derive(Debug)]
 pub struct Admitted(OnlineGuard);
@@ -212,7 +229,7 @@ pub fn admit(
 }
 
 /// Upgrades `request`, admitted by [`admit`], and runs `conversation` on it until either side
-/// ends it.
+/// ends it, or until the session `watch` watches is revoked (`None`: opened without one).
 ///
 /// # Errors
 /// The request is not a valid WebSocket upgrade.
@@ -220,6 +237,7 @@ pub fn serve<C: Conversation + 'static>(
     request: &HttpRequest,
     body: web::Payload,
     admitted: Admitted,
+    watch: Option<SessionWatch>,
     kind: SocketKind,
     metrics: &Metrics,
     conversation: C,
@@ -234,12 +252,36 @@ pub fn serve<C: Conversation + 'static>(
         _online: admitted.0,
         _open: metrics.socket_opened(kind),
     };
-    actix_web::rt::spawn(run(socket, stream.max_frame_size(MAX_FRAME_BYTES), conversation));
+    let stream = stream.max_frame_size(MAX_FRAME_BYTES);
+    actix_web::rt::spawn(run(socket, stream, watch, conversation));
     Ok(response)
 }
 
-/// Reads frames and events until one side ends the conversation.
-async fn run<C: Conversation>(mut socket: Socket, mut stream: MessageStream, mut conversation: C) {
+/// Resolves once the session `watch` watches is revoked; never without one.
+async fn revoked(watch: &mut Option<SessionWatch>) {
+    match watch {
+        Some(watch) => watch.revoked().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Tells the client its session was revoked, and closes the socket: it may connect again as
+/// who it is now (a spectator, on a game).
+async fn signed_out(socket: &mut Socket) -> Flow {
+    let message = "you were signed out: sign in or choose a nickname again";
+    let _ = socket.send(&ErrorMsg::new(codes::SESSION_REVOKED, message)).await;
+    Err(Close::With(CloseCode::Policy, "signed out"))
+}
+
+/// Reads frames and events until one side ends the conversation or the session is revoked. A
+/// text frame is checked against the revocations first, so that nothing a client sends after
+/// its session ended on this node is acted on, whichever of the two the loop sees first.
+async fn run<C: Conversation>(
+    mut socket: Socket,
+    mut stream: MessageStream,
+    mut watch: Option<SessionWatch>,
+    mut conversation: C,
+) {
     // The first ping goes out one period after the socket opens, not at once.
     let mut heartbeat =
         tokio::time::interval_at(tokio::time::Instant::now() + HEARTBEAT, HEARTBEAT);
@@ -249,6 +291,9 @@ async fn run<C: Conversation>(mut socket: Socket, mut stream: MessageStream, mut
                 socket.last_heard = Instant::now();
                 match frame {
                     Some(Ok(frame)) => match socket.read(frame).await {
+                        Ok(Some(_)) if watch.as_ref().is_some_and(SessionWatch::is_revoked) => {
+                            signed_out(&mut socket).await
+                        }
                         Ok(Some(text)) => conversation.on_text(&mut socket, &text).await,
                         Ok(None) => Ok(()),
                         Err(close) => Err(close),
@@ -262,6 +307,7 @@ async fn run<C: Conversation>(mut socket: Socket, mut stream: MessageStream, mut
                 }
             }
             event = conversation.next_event() => conversation.on_event(&mut socket, event).await,
+            () = revoked(&mut watch) => signed_out(&mut socket).await,
             _ = heartbeat.tick() => {
                 if socket.silent_for() > CLIENT_TIMEOUT {
                     Err(Close::With(CloseCode::Away, "no answer to pings"))

@@ -474,6 +474,28 @@ impl Socket {
         self.stream.send(Message::text(text)).await.expect("socket open");
     }
 
+    /// Sends `msg` if the connection still takes it: for a socket the server may be closing.
+    pub async fn try_send(&mut self, msg: Value) {
+        let _ = self.stream.send(Message::text(msg.to_string())).await;
+    }
+
+    /// The code and reason the server closes the socket with, reading what comes before;
+    /// `None` when the connection ends without a close frame.
+    pub async fn close_reason(&mut self) -> Option<(u16, String)> {
+        loop {
+            let frame = tokio::time::timeout(TIMEOUT, self.stream.next())
+                .await
+                .expect("the socket closed in time")?;
+            match frame {
+                Ok(Message::Close(Some(close))) => {
+                    return Some((close.code.into(), close.reason.to_string()));
+                }
+                Ok(Message::Close(None)) | Err(_) => return None,
+                Ok(_) => {}
+            }
+        }
+    }
+
     /// Sends `text` as one message in frames of `parts` (a first frame, continuations, a last),
     /// as a client may fragment a message.
     pub async fn send_fragmented(&mut self, parts: &[&str]) {

@@ -30,4 +30,5 @@ mod ranked;
 mod records;
 mod session;
 mod sign_in;
+mod signed_out;
 mod socket;

@@ -107,3 +107,21 @@ async fn a_friend_joining_through_two_nodes_at_once_starts_one_game() {
     // The join that lost the race answers the winner's game, as joining again would.
     assert_eq!((&here["game_id"], &there["game_id"]), (&room["game_id"], &room["game_id"]));
 }
+
+#[actix_web::test]
+async fn signing_out_on_one_node_closes_the_players_socket_on_another() {
+    let Some(nodes) = spawn_nodes(2).await else { return };
+    let mut table = friend_game(&nodes[0], &nodes[1]).await;
+    // Whoever joined through node 1 signs out through node 0.
+    let (on_node_1, on_node_0) = if table.black.0.base() == nodes[1].url {
+        (&mut table.black, &mut table.white)
+    } else {
+        (&mut table.white, &mut table.black)
+    };
+    on_node_1.0.set_base(&nodes[0].url);
+    assert_eq!(on_node_1.0.delete("/api/session").await.status(), 204);
+    assert_eq!(on_node_1.1.expect("error").await["code"], "session_revoked");
+    assert_eq!(on_node_1.1.close_reason().await, Some((1008, "signed out".to_owned())));
+    on_node_0.1.send(json!({ "type": "ping" })).await;
+    on_node_0.1.expect("pong").await;
+}

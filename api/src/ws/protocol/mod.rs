@@ -61,6 +61,9 @@ pub mod codes {
     pub const RATE_LIMITED: &str = "rate_limited";
     /// The server is stopping; reconnect in a moment.
     pub const SHUTTING_DOWN: &str = "shutting_down";
+    /// The socket's session was revoked (signed out, renamed, account deleted); the socket is
+    /// closed after this error.
+    pub const SESSION_REVOKED: &str = "session_revoked";
     /// Ranked games need an account (queue socket).
     pub const ACCOUNT_REQUIRED: &str = "account_required";
     /// Ranked games need a public name (queue socket).

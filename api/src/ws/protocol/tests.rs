@@ -412,6 +412,7 @@ fn every_error_code_is_documented() {
         codes::NOT_JOINED,
         codes::RATE_LIMITED,
         codes::SHUTTING_DOWN,
+        codes::SESSION_REVOKED,
     ];
     let all = command_errors
         .iter()
