@@ -3,6 +3,7 @@
 //! | variable | default |
 //! |---|---|
 //! | `OUTFLANK_ADDR` | `127.0.0.1:8080` |
+//! | `OUTFLANK_METRICS_ADDR` | unset: `/metrics` and `/readyz` on `OUTFLANK_ADDR` with the site; else only on this internal address |
 //! | `OUTFLANK_PUBLIC_URL` | unset: any loopback origin on the listening port is accepted |
 //! | `DATABASE_URL` | `sqlite://<OUTFLANK_DATA_DIR>/outflank.sqlite` |
 //! | `OUTFLANK_DATA_DIR` | `data` |
@@ -57,6 +58,9 @@ pub const DEFAULT_ADMISSION_LAG_MS: u64 = 100;
 pub struct Settings {
     /// `OUTFLANK_ADDR`: the socket address to listen on; port 0 picks a free port.
     pub address: SocketAddr,
+    /// `OUTFLANK_METRICS_ADDR`: an internal address serving `/metrics` and `/readyz` alone, so
+    /// the site need not show them; `None` serves them with the site (rate-limited).
+    pub metrics_address: Option<SocketAddr>,
     /// `OUTFLANK_PUBLIC_URL`: the site's public address, if set.
     pub public_url: Option<PublicUrl>,
     /// `DATABASE_URL`: `postgres://…` or `sqlite://…`.
@@ -132,6 +136,13 @@ impl Settings {
         let address = value.parse().map_err(|_| {
             invalid("OUTFLANK_ADDR", value, "socket address such as 127.0.0.1:8080")
         })?;
+
+        let metrics_address = match lookup("OUTFLANK_METRICS_ADDR") {
+            None => None,
+            Some(value) => Some(value.trim().parse().map_err(|_| {
+                invalid("OUTFLANK_METRICS_ADDR", value, "socket address such as 10.0.0.5:9090")
+            })?),
+        };
 
         let public_url = match lookup("OUTFLANK_PUBLIC_URL") {
             None => None,
@@ -335,6 +346,7 @@ impl Settings {
 
         Ok(Settings {
             address,
+            metrics_address,
             public_url,
             database_url: Secret::new(database_url),
             redis_url,
@@ -569,6 +581,18 @@ mod tests {
         assert_eq!(oidc.client_id, "id");
         let error = settings(&[("OUTFLANK_GOOGLE_CLIENT_ID", "id")]).unwrap_err();
         assert!(error.to_string().starts_with("OUTFLANK_GOOGLE_CLIENT_SECRET="), "{error}");
+    }
+
+    #[test]
+    fn metrics_are_served_with_the_site_unless_an_internal_address_is_set() {
+        assert_eq!(settings(&[]).unwrap().metrics_address, None);
+        let set = settings(&[("OUTFLANK_METRICS_ADDR", "10.0.0.5:9090")]).unwrap();
+        assert_eq!(set.metrics_address, Some("10.0.0.5:9090".parse().unwrap()));
+        assert_eq!(
+            settings_error("OUTFLANK_METRICS_ADDR", "metrics:9090"),
+            "OUTFLANK_METRICS_ADDR=\"metrics:9090\" is not a valid socket address such as \
+             10.0.0.5:9090"
+        );
     }
 
     #[test]

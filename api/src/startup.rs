@@ -1,4 +1,5 @@
-//! Building and running the server: storage, session keys, then the HTTP listener.
+//! Building and running the server: storage, session keys, then the HTTP listener, and the
+//! internal one of `/metrics` and `/readyz` when `OUTFLANK_METRICS_ADDR` asks for it.
 
 use std::net::{SocketAddr, TcpListener};
 use std::num::NonZeroU32;
@@ -16,7 +17,7 @@ use crate::identity::revocations::Revocations;
 use crate::identity::session::{BadSecret, SessionKeys};
 use crate::live::Timing;
 use crate::metrics::Metrics;
-use crate::routes;
+use crate::routes::{self, Probes};
 use crate::service::{
     Analyses, BoardValues, Clock, GameHub, Matchmaking, Online, Router, SearchPool,
 };
@@ -50,6 +51,8 @@ pub enum StartupError {
 pub struct Application {
     address: SocketAddr,
     server: Server,
+    /// The internal listener of `/metrics` and `/readyz`, with its address, when there is one.
+    probes: Option<(SocketAddr, Server)>,
     store: Store,
     hub: GameHub,
 }
@@ -60,6 +63,7 @@ pub struct Application {
 pub struct Stopper {
     hub: GameHub,
     handle: ServerHandle,
+    probes: Option<ServerHandle>,
 }
 
 impl std::fmt::Debug for Stopper {
@@ -74,6 +78,9 @@ impl Stopper {
         // Give sockets a moment to pass the notice on before the workers stop.
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         self.handle.stop(true).await;
+        if let Some(probes) = &self.probes {
+            probes.stop(true).await;
+        }
     }
 
     /// Stops at once, without waiting for anything: open connections are dropped and players
@@ -81,6 +88,9 @@ impl Stopper {
     pub fn stop_now(&self) {
         // The command is sent before the returned future is first polled.
         drop(self.handle.stop(false));
+        if let Some(probes) = &self.probes {
+            drop(probes.stop(false));
+        }
     }
 }
 
@@ -196,6 +206,11 @@ impl Application {
             }
         });
         let metrics = web::Data::new(metrics);
+        let probes = match settings.metrics_address {
+            Some(wanted) => Some(probes_server(wanted, &store_data, &metrics, &matchmaking)?),
+            None => None,
+        };
+        let probes_here = if probes.is_some() { Probes::Internal } else { Probes::Public };
         let admission = web::Data::new(settings.admission(store.write_latency()));
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
         let workers = settings.http_workers(cores);
@@ -227,7 +242,7 @@ impl Application {
                 .wrap(middleware::from_fn(crate::http::security_headers::add_security_headers))
                 .wrap(middleware::from_fn(crate::http::tracing_span::request_span))
                 .configure(crate::ws::configure)
-                .configure(routes::configure)
+                .configure(|config| routes::configure(config, probes_here))
         })
         .on_connect(send_at_once)
         .workers(workers)
@@ -236,7 +251,7 @@ impl Application {
         .listen(listener)
         .map_err(bind_error)?
         .run();
-        Ok(Application { address, server, store, hub })
+        Ok(Application { address, server, probes, store, hub })
     }
 
     /// The address actually bound.
@@ -244,9 +259,18 @@ impl Application {
         self.address
     }
 
+    /// The address the internal listener of `/metrics` and `/readyz` bound, if there is one.
+    pub fn metrics_address(&self) -> Option<SocketAddr> {
+        self.probes.as_ref().map(|(address, _)| *address)
+    }
+
     /// What stops this server gracefully.
     pub fn stopper(&self) -> Stopper {
-        Stopper { hub: self.hub.clone(), handle: self.server.handle() }
+        Stopper {
+            hub: self.hub.clone(),
+            handle: self.server.handle(),
+            probes: self.probes.as_ref().map(|(_, server)| server.handle()),
+        }
     }
 
     /// Serves until SIGINT/SIGTERM (or [`Stopper::stop`]), then tells connected players, stops
@@ -265,12 +289,60 @@ impl Application {
             stop_watchdog::arm(stop_watchdog::STOP_LIMIT);
             stopper.stop().await;
         });
+        let probes = self.probes.map(|(_, server)| server);
+        let probes_handle = probes.as_ref().map(Server::handle);
+        let probes = actix_web::rt::spawn(async move {
+            match probes {
+                Some(server) => server.await,
+                None => Ok(()),
+            }
+        });
         let outcome = self.server.await;
+        // Stopped by a signal or a `Stopper`, the probes are stopping already; a site that
+        // failed takes its probes down with it.
+        if let Some(handle) = probes_handle {
+            handle.stop(true).await;
+        }
+        if let Ok(Err(error)) = probes.await {
+            tracing::warn!(%error, "the listener of /metrics and /readyz failed");
+        }
         stop_watchdog::reached(Step::ClosingStore);
         self.store.close().await;
         stop_watchdog::reached(Step::Exiting);
         outcome
     }
+}
+
+/// The internal listener at `wanted`, serving `/metrics` and `/readyz` alone, on one worker and
+/// without the site's rate limits: monitoring inside the deployment reads it, visitors cannot.
+///
+/// # Errors
+/// [`StartupError::Bind`] when the address cannot be listened on.
+fn probes_server(
+    wanted: SocketAddr,
+    store: &web::Data<Store>,
+    metrics: &web::Data<Metrics>,
+    matchmaking: &web::Data<Matchmaking>,
+) -> Result<(SocketAddr, Server), StartupError> {
+    let bind_error = |source| StartupError::Bind { address: wanted, source };
+    let listener = TcpListener::bind(wanted).map_err(bind_error)?;
+    let address = listener.local_addr().map_err(bind_error)?;
+    let (store, metrics, matchmaking) = (store.clone(), metrics.clone(), matchmaking.clone());
+    let server = HttpServer::new(move || {
+        App::new()
+            .app_data(store.clone())
+            .app_data(metrics.clone())
+            .app_data(matchmaking.clone())
+            .wrap(middleware::from_fn(crate::http::tracing_span::request_span))
+            .configure(routes::configure_probes)
+    })
+    .workers(1)
+    .disable_signals()
+    .shutdown_timeout(stop_watchdog::REQUESTS_LIMIT.as_secs())
+    .listen(listener)
+    .map_err(bind_error)?
+    .run();
+    Ok((address, server))
 }
 
 /// Turns Nagle's algorithm off on each accepted connection: a game's messages are small frames

@@ -1,4 +1,6 @@
-//! `/healthz` (the process answers) and `/readyz` (the database answers too).
+//! `/healthz` (the process answers) and `/readyz` (the database answers too). `/healthz` is
+//! always public; `/readyz` costs a database query, so it is served with the metrics
+//! ([`super::Probes`]).
 
 use actix_web::web::{self, ServiceConfig};
 use actix_web::{HttpResponse, Responder};
@@ -6,7 +8,12 @@ use actix_web::{HttpResponse, Responder};
 use crate::storage::Store;
 
 pub fn configure(config: &mut ServiceConfig) {
-    config.route("/healthz", web::get().to(healthz)).route("/readyz", web::get().to(readyz));
+    config.route("/healthz", web::get().to(healthz));
+}
+
+/// `/readyz`, wherever [`super::Probes`] puts it.
+pub fn configure_readiness(config: &mut ServiceConfig) {
+    config.route("/readyz", web::get().to(readyz));
 }
 
 async fn healthz() -> impl Responder {

@@ -19,10 +19,22 @@ mod stats;
 
 use actix_web::web::ServiceConfig;
 
-/// Registers every route; the pages' catch-all comes last.
-pub fn configure(config: &mut ServiceConfig) {
+/// Where a node serves `/metrics` and `/readyz` (`OUTFLANK_METRICS_ADDR`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Probes {
+    /// With the site, limited per client address like the API.
+    Public,
+    /// On an internal listener of their own ([`configure_probes`]); the site answers `404`.
+    Internal,
+}
+
+/// Registers every route; the pages' catch-all comes last. `/metrics` and `/readyz` are among
+/// them when `probes` is [`Probes::Public`].
+pub fn configure(config: &mut ServiceConfig, probes: Probes) {
     health::configure(config);
-    metrics::configure(config);
+    if probes == Probes::Public {
+        configure_probes(config);
+    }
     session::configure(config);
     auth::configure(config);
     account::configure(config);
@@ -36,4 +48,10 @@ pub fn configure(config: &mut ServiceConfig) {
     stats::configure(config);
     lobby::configure(config);
     pages::configure(config);
+}
+
+/// `/metrics` and `/readyz`: what monitoring reads, and the site's visitors need not.
+pub fn configure_probes(config: &mut ServiceConfig) {
+    health::configure_readiness(config);
+    metrics::configure(config);
 }

@@ -47,6 +47,8 @@ fn client() -> reqwest::ClientBuilder {
 /// A running server.
 pub struct TestApp {
     pub url: String,
+    /// The internal listener of `/metrics` and `/readyz`, when the settings ask for one.
+    pub metrics_url: Option<String>,
     /// A browser: keeps the cookies the server sets.
     pub client: reqwest::Client,
     settings: Settings,
@@ -116,9 +118,10 @@ async fn spawn(adjust: impl FnOnce(&mut Settings), clock: Option<ManualClock>) -
         ..Settings::from_lookup(|_| None).unwrap()
     };
     adjust(&mut settings);
-    let (url, stopper) = start(&settings, clock.as_ref()).await;
+    let (url, metrics_url, stopper) = start(&settings, clock.as_ref()).await;
     TestApp {
         url,
+        metrics_url,
         client: browser(),
         settings,
         clock,
@@ -158,12 +161,13 @@ async fn spawn_nodes_with(n: usize, admin: &str, redis: &str) -> Vec<TestApp> {
     };
     let mut nodes = Vec::new();
     for i in 0..n {
-        let (url, stopper) = start(&settings, None).await;
+        let (url, metrics_url, stopper) = start(&settings, None).await;
         let dir = std::env::temp_dir().join(format!("outflank-test-{}", unique()));
         // The last node to be dropped drops the database.
         let postgres = if i + 1 == n { database.take() } else { None };
         nodes.push(TestApp {
             url,
+            metrics_url,
             client: browser(),
             settings: settings.clone(),
             clock: None,
@@ -175,12 +179,18 @@ async fn spawn_nodes_with(n: usize, admin: &str, redis: &str) -> Vec<TestApp> {
     nodes
 }
 
-async fn start(settings: &Settings, clock: Option<&ManualClock>) -> (String, Stopper) {
+/// Starts a server: its URL, that of its internal listener of `/metrics` and `/readyz` if
+/// any, and what stops it.
+async fn start(
+    settings: &Settings,
+    clock: Option<&ManualClock>,
+) -> (String, Option<String>, Stopper) {
     install_logs();
     let clock = clock.map_or(Clock::System, |clock| Clock::Manual(clock.clone()));
     let built = within("the server's start", Application::build_with_clock(settings, clock));
     let app = built.await.expect("server starts");
     let url = format!("http://{}", app.address());
+    let metrics_url = app.metrics_address().map(|address| format!("http://{address}"));
     let stopper = app.stopper();
     // The server runs on a thread of its own rather than on the test's runtime, so that it
     // outlives the test's end to stop: dropping the `TestApp` stops it (and its threads).
@@ -188,7 +198,7 @@ async fn start(settings: &Settings, clock: Option<&ManualClock>) -> (String, Sto
         .name("test-server".to_owned())
         .spawn(move || actix_web::rt::System::new().block_on(app.run_until_stopped()))
         .expect("a thread for the server");
-    (url, stopper)
+    (url, metrics_url, stopper)
 }
 
 /// The test servers' logs. With `OUTFLANK_TEST_TRACE=<filter>`, those it selects, to stderr as
@@ -224,8 +234,9 @@ impl TestApp {
     /// Stops the server gracefully and starts a new one on the same database (another port).
     pub async fn restart(&mut self) {
         within("the server's graceful stop", self.stopper.stop()).await;
-        let (url, stopper) = start(&self.settings, self.clock.as_ref()).await;
+        let (url, metrics_url, stopper) = start(&self.settings, self.clock.as_ref()).await;
         self.url = url;
+        self.metrics_url = metrics_url;
         self.stopper = stopper;
     }
 
