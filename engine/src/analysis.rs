@@ -61,6 +61,9 @@ pub struct ReviewOptions {
     pub exact_empties: u32,
     /// Solver nodes one position may take; a position that needs more is searched instead.
     pub exact_node_limit: u64,
+    /// Nodes one midgame search may visit: the iteration that runs out is cut short, and the
+    /// value comes from the deepest one searched (`u64::MAX`: only `depth` bounds it).
+    pub node_budget: u64,
     /// Threads the positions are shared among (0 or 1: the calling thread alone). Each
     /// position is still searched on one thread within the same budgets, so the review is the
     /// same for any number.
@@ -73,6 +76,7 @@ impl Default for ReviewOptions {
             depth: DEFAULT_DEPTH,
             exact_empties: DEFAULT_EXACT_EMPTIES,
             exact_node_limit: DEFAULT_EXACT_NODE_LIMIT,
+            node_budget: u64::MAX,
             threads: 1,
         }
     }
@@ -211,6 +215,9 @@ struct Value {
     score: i32,
     best: Option<Move>,
     exact: bool,
+    /// Plies of search behind the value: as many as asked, or fewer when the search ran out of
+    /// [`ReviewOptions::node_budget`] (0 when exact).
+    depth: u32,
 }
 
 /// Reviews every ply of `game`.
@@ -325,6 +332,16 @@ impl PositionValues {
     }
 }
 
+/// Every legal move of a position valued, and how far the searches behind the values looked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Valuation {
+    pub values: PositionValues,
+    /// The shallowest search behind a value that is not exact, in plies from the position (the
+    /// move valued included): [`ReviewOptions::depth`] unless a search ran out of
+    /// [`ReviewOptions::node_budget`]. `None` when every value is exact, or there is none.
+    pub searched_depth: Option<u32>,
+}
+
 /// Values every legal move of `board` the way a review values a ply: each position after a
 /// move is solved when it has at most [`ReviewOptions::exact_empties`] empties (and the solver
 /// finishes within its node limit), and searched one ply shallower than
@@ -341,6 +358,20 @@ pub fn move_values(
     progress: &mut dyn FnMut(Progress),
     cancel: Option<&AtomicBool>,
 ) -> Result<PositionValues, ReviewError> {
+    valuation(board, options, progress, cancel).map(|valuation| valuation.values)
+}
+
+/// [`move_values`], saying also how deep the searches went: with a
+/// [`ReviewOptions::node_budget`] they may stop short of [`ReviewOptions::depth`].
+///
+/// # Errors
+/// [`ReviewError::Cancelled`] when `cancel` is set.
+pub fn valuation(
+    board: &Board,
+    options: &ReviewOptions,
+    progress: &mut dyn FnMut(Progress),
+    cancel: Option<&AtomicBool>,
+) -> Result<Valuation, ReviewError> {
     let solved = Mutex::new(HashMap::new());
     let reviewer = Reviewer::new(*options, cancel, &solved);
     let candidates: Vec<Move> = if board.is_game_over() {
@@ -360,7 +391,8 @@ pub fn move_values(
         let child = board.play(mv).map_err(|_| ReviewError::Cancelled)?;
         let value = reviewer.value(&child, child_depth, reviewer.solvable(&child))?;
         let score = if child.side_to_move() == mover { value.score } else { -value.score };
-        Ok((score, MoveValue { mv, value: discs(score), exact: value.exact }))
+        let depth = (!value.exact).then_some(value.depth + 1);
+        Ok((score, depth, MoveValue { mv, value: discs(score), exact: value.exact }))
     };
     let mut valued =
         run_each(&candidates, options.threads, value_of, Result::is_err, &mut |done| {
@@ -370,13 +402,15 @@ pub fn move_values(
         .map(|value| value.unwrap_or(Err(ReviewError::Cancelled)))
         .collect::<Result<Vec<_>, ReviewError>>()?;
     // Stable: equal values keep square order.
-    valued.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+    valued.sort_by_key(|(score, _, _)| std::cmp::Reverse(*score));
     let best_line = match valued.first() {
-        Some((_, best)) => reviewer.line(board, best.mv, best.exact, depth)?,
+        Some((_, _, best)) => reviewer.line(board, best.mv, best.exact, depth)?,
         None => Vec::new(),
     };
     progress(Progress { done: total, total });
-    Ok(PositionValues { moves: valued.into_iter().map(|(_, value)| value).collect(), best_line })
+    let searched_depth = valued.iter().filter_map(|(_, depth, _)| *depth).min();
+    let moves = valued.into_iter().map(|(_, _, value)| value).collect();
+    Ok(Valuation { values: PositionValues { moves, best_line }, searched_depth })
 }
 
 /// Round 1/100 disc to whole discs, halves away from zero.
@@ -435,7 +469,12 @@ impl<'a> Reviewer<'a> {
         };
         match solve::solve_with(board, &options) {
             Ok(solution) => {
-                let value = Value { score: solution.score * 100, best: solution.best, exact: true };
+                let value = Value {
+                    score: solution.score * 100,
+                    best: solution.best,
+                    exact: true,
+                    depth: 0,
+                };
                 self.cache().insert(*board, value);
                 Ok(Some(value))
             }
@@ -450,22 +489,30 @@ impl<'a> Reviewer<'a> {
         if board.is_game_over() {
             let counts = board.counts();
             let diff = i32::from(counts.black) - i32::from(counts.white);
-            return Ok(Value { score: for_black(board, diff * 100), best: None, exact: true });
+            let score = for_black(board, diff * 100);
+            return Ok(Value { score, best: None, exact: true, depth: 0 });
         }
         if board.must_pass() {
             let after = board.play(Move::Pass).map_err(|_| ReviewError::Cancelled)?;
             let value = self.search(&after, depth)?;
-            return Ok(Value { score: -value.score, best: Some(Move::Pass), exact: value.exact });
+            return Ok(Value { score: -value.score, best: Some(Move::Pass), ..value });
         }
         let limits = SearchLimits {
             max_depth: depth.max(1),
-            node_budget: u64::MAX,
+            node_budget: self.options.node_budget,
             exact_empties: 0,
             exact_node_limit: 0,
         };
         let mut search = Search::new(limits);
         match search.run(board, self.cancel) {
-            Ok(choice) => Ok(Value { score: choice.score, best: Some(choice.mv), exact: false }),
+            Ok(choice) => Ok(Value {
+                score: choice.score,
+                best: Some(choice.mv),
+                exact: false,
+                // A search that ran out of nodes looked only as deep as its last iteration;
+                // one that did not went as deep as asked, or needed.
+                depth: if choice.nodes >= self.options.node_budget { choice.depth } else { depth },
+            }),
             Err(SearchError::Cancelled | SearchError::GameOver) => Err(ReviewError::Cancelled),
         }
     }
@@ -776,6 +823,38 @@ mod tests {
             review(&game(FULL), &options, &mut |_| {}, Some(&cancel)),
             Err(ReviewError::Cancelled)
         );
+    }
+
+    #[test]
+    fn without_a_node_budget_the_values_are_searched_as_deep_as_asked() {
+        let board = game("f5 d6 c3 d3 c4").board();
+        let options = ReviewOptions { depth: 4, exact_empties: 0, ..ReviewOptions::default() };
+        let valued = valuation(&board, &options, &mut |_| {}, None).unwrap();
+        assert_eq!(valued.searched_depth, Some(4));
+    }
+
+    #[test]
+    fn a_node_budget_cuts_the_searches_short_and_the_valuation_says_how_deep_they_went() {
+        let board = game("f5 d6 c3 d3 c4").board();
+        let options = ReviewOptions {
+            depth: 6,
+            exact_empties: 0,
+            node_budget: 300,
+            ..ReviewOptions::default()
+        };
+        let valued = valuation(&board, &options, &mut |_| {}, None).unwrap();
+        let depth = valued.searched_depth.unwrap();
+        assert!((2..6).contains(&depth), "depth {depth}");
+        assert_eq!(valued.values.moves.len(), board.legal_moves().into_iter().count());
+        assert_eq!(valued.values.best_line.first(), Some(&valued.values.moves[0].mv));
+    }
+
+    #[test]
+    fn a_valuation_of_exact_values_only_names_no_search_depth() {
+        let board = game(FULL).board_after(50).unwrap();
+        let valued = valuation(&board, &quick(), &mut |_| {}, None).unwrap();
+        assert!(valued.values.moves.iter().all(|value| value.exact));
+        assert_eq!(valued.searched_depth, None);
     }
 
     #[test]
