@@ -12,11 +12,16 @@
 //!   waiting for a worker / running on one.
 //! - `outflank_search_seconds` (histogram): time of one computer search on its worker.
 //! - `outflank_store_seconds` (histogram): time of the store writes of one game command.
+//! - `outflank_board_requests` (gauge): analysis board requests for values waiting for the
+//!   engine or valued now.
+//! - `outflank_board_searches_total{end="finished"|"stopped"}` (counter): analysis board
+//!   positions valued to the end / stopped because nobody waits for them any more.
 //! - `outflank_errors_total{kind,code}` (counter): storage errors of game tasks
 //!   (`kind="storage"`), commands refused (`kind="command_refused"`, `code` as sent to the
 //!   client), WebSocket protocol errors (`kind="ws_protocol"`, `code` as sent to the client),
 //!   and clients refused by a limit that protects the site (`kind="refused"`: `rate_limited`,
-//!   `too_many_sockets`, `too_many_games`, `pair_cap`).
+//!   `too_many_sockets`, `too_many_games`, `pair_cap`, `too_many_board_requests`,
+//!   `analysis_busy`).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -52,7 +57,8 @@ pub enum ErrorKind {
     WsProtocol,
     /// A limit that protects the site refused a client: `rate_limited` (HTTP API),
     /// `too_many_sockets`, `too_many_games`, `pair_cap` (a ranked result not rated because the
-    /// two played too often today).
+    /// two played too often today), `too_many_board_requests`, `analysis_busy` (the analysis
+    /// board).
     Refused,
 }
 
@@ -65,6 +71,15 @@ impl ErrorKind {
             ErrorKind::Refused => "refused",
         }
     }
+}
+
+/// How an analysis board's search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardSearchEnd {
+    /// Every move was valued.
+    Finished,
+    /// Its request was cancelled (the client left, or a newer request replaced it).
+    Stopped,
 }
 
 /// This node's metrics; cheap to clone (all clones share the same values).
@@ -85,6 +100,9 @@ struct Registry {
     searches_running: AtomicI64,
     search_time: Histogram,
     store_time: Histogram,
+    board_requests: AtomicI64,
+    board_searches_finished: AtomicU64,
+    board_searches_stopped: AtomicU64,
     errors: Mutex<BTreeMap<(&'static str, &'static str), u64>>,
 }
 
@@ -100,6 +118,9 @@ impl Default for Registry {
             searches_running: AtomicI64::new(0),
             search_time: Histogram::new(SEARCH_BUCKETS),
             store_time: Histogram::new(LATENCY_BUCKETS),
+            board_requests: AtomicI64::new(0),
+            board_searches_finished: AtomicU64::new(0),
+            board_searches_stopped: AtomicU64::new(0),
             errors: Mutex::default(),
         }
     }
@@ -148,6 +169,22 @@ impl Metrics {
     /// Records the time of the store writes of one game command.
     pub fn store_written(&self, took: Duration) {
         self.inner.store_time.observe(took);
+    }
+
+    /// Counts an analysis board request for values as waiting or valued until the guard is
+    /// dropped.
+    pub fn board_request(&self) -> BoardRequestGuard {
+        self.inner.board_requests.fetch_add(1, Ordering::Relaxed);
+        BoardRequestGuard { metrics: self.clone() }
+    }
+
+    /// Counts an analysis board search that ended as `end` says.
+    pub fn board_search_ended(&self, end: BoardSearchEnd) {
+        let counter = match end {
+            BoardSearchEnd::Finished => &self.inner.board_searches_finished,
+            BoardSearchEnd::Stopped => &self.inner.board_searches_stopped,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Counts one error of `kind`; `code` is the error code sent to the client (or a short name).
@@ -214,6 +251,26 @@ impl Metrics {
             "outflank_store_seconds",
             "Time of the store writes of one game command.",
         );
+        header(
+            &mut out,
+            "outflank_board_requests",
+            "gauge",
+            "Analysis board requests for values waiting or valued.",
+        );
+        let board = r.board_requests.load(Ordering::Relaxed);
+        let _ = writeln!(out, "outflank_board_requests {board}");
+        header(
+            &mut out,
+            "outflank_board_searches_total",
+            "counter",
+            "Analysis board positions valued to the end, or stopped as nobody waits for them.",
+        );
+        for (end, counter) in
+            [("finished", &r.board_searches_finished), ("stopped", &r.board_searches_stopped)]
+        {
+            let count = counter.load(Ordering::Relaxed);
+            let _ = writeln!(out, "outflank_board_searches_total{{end=\"{end}\"}} {count}");
+        }
         header(&mut out, "outflank_errors_total", "counter", "Errors, by kind and code.");
         let errors = r.errors.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         for ((kind, code), count) in errors.iter() {
@@ -290,6 +347,18 @@ impl Drop for SearchGuard {
             &self.metrics.inner.searches_queued
         };
         gauge.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Keeps an analysis board request counted; see [`Metrics::board_request`].
+#[derive(Debug)]
+pub struct BoardRequestGuard {
+    metrics: Metrics,
+}
+
+impl Drop for BoardRequestGuard {
+    fn drop(&mut self) {
+        self.metrics.inner.board_requests.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -375,6 +444,19 @@ mod tests {
         assert!(text.contains("outflank_sockets_open{kind=\"game\"} 0\n"), "{text}");
         assert!(text.contains("outflank_live_games{mode=\"same_device\"} 0\n"), "{text}");
         assert!(!text.contains("outflank_queue_waiting"), "{text}");
+    }
+
+    #[test]
+    fn board_requests_are_counted_while_they_last_and_searches_by_how_they_ended() {
+        let metrics = Metrics::new();
+        let request = metrics.board_request();
+        metrics.board_search_ended(BoardSearchEnd::Stopped);
+        let text = metrics.render(None);
+        assert!(text.contains("outflank_board_requests 1\n"), "{text}");
+        assert!(text.contains("outflank_board_searches_total{end=\"finished\"} 0\n"), "{text}");
+        assert!(text.contains("outflank_board_searches_total{end=\"stopped\"} 1\n"), "{text}");
+        drop(request);
+        assert!(metrics.render(None).contains("outflank_board_requests 0\n"));
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::live::Timing;
 use crate::metrics::Metrics;
 use crate::routes::{self, Probes};
 use crate::service::{
-    Analyses, BoardValues, Clock, GameHub, Matchmaking, Online, Router, SearchPool,
+    Analyses, BoardValues, Clock, GameHub, LiveSearches, Matchmaking, Online, Router, SearchPool,
 };
 use crate::stop_watchdog::{self, Step};
 use crate::storage::{DbError, Store};
@@ -43,7 +43,7 @@ pub enum StartupError {
     Cluster(#[from] crate::cluster::ClusterError),
     #[error("cannot reach the matchmaking queue: {0}")]
     Queue(#[from] QueueError),
-    #[error("cannot start the threads that review games: {0}")]
+    #[error("cannot start the threads that review games and value the analysis board: {0}")]
     Threads(std::io::Error),
 }
 
@@ -55,6 +55,7 @@ pub struct Application {
     probes: Option<(SocketAddr, Server)>,
     store: Store,
     hub: GameHub,
+    live_searches: LiveSearches,
 }
 
 /// Stops a running server gracefully: players are told, game tasks end (everything they
@@ -151,6 +152,7 @@ impl Application {
             None => Router::Alone,
         };
         let live_searches = pool.live_searches();
+        let counted_searches = live_searches.clone();
         let hub = GameHub::new(store.clone(), pool, (timing, clock), metrics.clone(), router);
         // Finished games are analysed here, claimed under this node's name.
         let node = match &cluster {
@@ -158,7 +160,9 @@ impl Application {
             None => format!("local-{}", crate::domain::GameId::generate()),
         };
         let board_values =
-            web::Data::new(BoardValues::new(settings.board_values(), live_searches.clone()));
+            BoardValues::start(settings.board_values(), live_searches.clone(), metrics.clone())
+                .map_err(StartupError::Threads)?;
+        let board_values = web::Data::new(board_values);
         let clock = hub.clock().clone();
         let analyses =
             Analyses::start(store.clone(), live_searches, settings.analysis(), node, clock)
@@ -245,13 +249,16 @@ impl Application {
                 .configure(|config| routes::configure(config, probes_here))
         })
         .on_connect(send_at_once)
+        // A client that closes its side of the connection has gone: its request is dropped
+        // rather than worked to the end (the analysis board's search stops with it).
+        .h1_allow_half_closed(false)
         .workers(workers)
         .disable_signals()
         .shutdown_timeout(stop_watchdog::REQUESTS_LIMIT.as_secs())
         .listen(listener)
         .map_err(bind_error)?
         .run();
-        Ok(Application { address, server, probes, store, hub })
+        Ok(Application { address, server, probes, store, hub, live_searches: counted_searches })
     }
 
     /// The address actually bound.
@@ -262,6 +269,12 @@ impl Application {
     /// The address the internal listener of `/metrics` and `/readyz` bound, if there is one.
     pub fn metrics_address(&self) -> Option<SocketAddr> {
         self.probes.as_ref().map(|(address, _)| *address)
+    }
+
+    /// The live computer searches that background work (reviews, the analysis board) gives
+    /// way to: a test may count one as running to hold that work where it is.
+    pub fn live_searches(&self) -> LiveSearches {
+        self.live_searches.clone()
     }
 
     /// What stops this server gracefully.

@@ -57,6 +57,9 @@ impl ApiError for BoardRouteError {
             BoardRouteError::Values(BoardValuesError::Superseded) => {
                 (StatusCode::CONFLICT, "superseded")
             }
+            BoardRouteError::Values(BoardValuesError::TooMany) => {
+                (StatusCode::TOO_MANY_REQUESTS, "too_many_board_requests")
+            }
             BoardRouteError::Values(BoardValuesError::Busy) => {
                 (StatusCode::SERVICE_UNAVAILABLE, "analysis_busy")
             }
@@ -69,10 +72,13 @@ impl actix_web::ResponseError for BoardRouteError {
         self.status_and_code().0
     }
 
-    /// The error's JSON; a busy pool also says when to ask again.
+    /// The error's JSON; a refusal by a limit also says when to ask again.
     fn error_response(&self) -> HttpResponse {
         let mut response = respond(self);
-        if matches!(self, BoardRouteError::Values(BoardValuesError::Busy)) {
+        if matches!(
+            self,
+            BoardRouteError::Values(BoardValuesError::Busy | BoardValuesError::TooMany)
+        ) {
             response.headers_mut().insert(RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECS));
         }
         response
@@ -158,21 +164,22 @@ async fn position(body: web::Json<LineRequest>) -> Result<HttpResponse, BoardRou
     Ok(HttpResponse::Ok().json(line_json(&game)))
 }
 
-/// `POST /api/analysis/values`: the same, with the value of every legal move at its end.
+/// `POST /api/analysis/values`: the same, with the value of every legal move at its end. The
+/// search stops when the client goes away (the server drops a request whose connection closes).
 async fn values(
     request: HttpRequest,
     body: web::Json<LineRequest>,
     pool: web::Data<BoardValues>,
 ) -> Result<HttpResponse, BoardRouteError> {
     let game = body.into_inner().game()?;
-    let values = pool.values(requester(&request), game.board()).await?;
+    let valued = pool.values(requester(&request), client_key(&request), game.board()).await?;
     let mut body = line_json(&game);
-    let options = pool.options();
     body["values"] = json!({
-        "moves": values_json(&values),
-        "best_line": moves_json(&values.best_line),
-        "exact_from_empties": options.exact_empties,
-        "search": options.search_label(),
+        "moves": values_json(&valued.values),
+        "best_line": moves_json(&valued.values.best_line),
+        "exact_from_empties": pool.options().exact_empties,
+        // As deep as the request's node budget let the searches go; none when all are exact.
+        "search": valued.searched_depth.map(|depth| format!("depth {depth}")),
     });
     Ok(HttpResponse::Ok().json(body))
 }

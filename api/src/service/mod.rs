@@ -21,9 +21,9 @@ mod test_support;
 mod time;
 
 pub use compute::{
-    BoardValues, BoardValuesError, BoardValuesSettings, DEFAULT_BOARD_CACHE, DEFAULT_BOARD_WAITING,
-    DEFAULT_BOARD_WORKERS, IN_FLIGHT_PER_REQUESTER, LiveSearch, LiveSearches, Requester,
-    SearchOwner, SearchPool, Urgency,
+    BoardValues, BoardValuesError, BoardValuesSettings, DEFAULT_BOARD_CACHE, DEFAULT_BOARD_NODES,
+    DEFAULT_BOARD_WAITING, DEFAULT_BOARD_WORKERS, IN_FLIGHT_PER_ADDRESS, IN_FLIGHT_PER_REQUESTER,
+    LiveSearch, LiveSearches, Requester, SearchOwner, SearchPool, Urgency,
 };
 pub use error::ServiceError;
 pub use games::{

@@ -1,11 +1,14 @@
 //! The analysis board: `POST /api/analysis/position` (the rules) and `POST /api/analysis/values`
 //! (the engine's value of every legal move).
 
+use std::time::Duration;
+
 use outflank_api::configuration::Settings;
 use outflank_engine::{Board, Game, Move, Square};
 use serde_json::{Value, json};
+use tokio::io::AsyncWriteExt;
 
-use crate::helpers::{TestApp, spawn_app, spawn_app_with};
+use crate::helpers::{TestApp, browser, spawn_app, spawn_app_with};
 
 const START: &str = "---------------------------OX------XO--------------------------- X";
 /// The shortest game: Black 13, White 0 after nine plies.
@@ -257,4 +260,111 @@ async fn a_side_that_must_pass_is_valued_by_its_pass_and_a_finished_game_by_noth
     let (status, over) = values(&app, json!({ "moves": words(SHORTEST) })).await;
     assert_eq!(status, 200, "{over}");
     assert_eq!((&over["values"]["moves"], &over["values"]["best_line"]), (&json!([]), &json!([])));
+}
+
+/// [`quick`], with the clients told apart by the address a proxy on 127.0.0.1 names, and no
+/// rate limit in the way of a flood.
+fn behind_a_proxy(settings: &mut Settings) {
+    quick(settings);
+    settings.trusted_proxies = "127.0.0.1, ::1".parse().unwrap();
+    (settings.rate_burst, settings.rate_per_second) = (100_000, 100_000);
+}
+
+/// Waits (a bounded number of short sleeps) until the metric `series` is `value`.
+async fn until_metric(app: &TestApp, series: &str, value: f64) {
+    for _ in 0..2_000 {
+        if app.metric(series).await == Some(value) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("{series} never became {value}: {:?}", app.metric(series).await);
+}
+
+const STOPPED: &str = r#"outflank_board_searches_total{end="stopped"}"#;
+const FINISHED: &str = r#"outflank_board_searches_total{end="finished"}"#;
+const TOO_MANY: &str = r#"outflank_errors_total{kind="refused",code="too_many_board_requests"}"#;
+
+#[actix_web::test]
+async fn a_request_whose_client_leaves_stops_its_search() {
+    let app = spawn_app_with(behind_a_proxy).await;
+    let held = app.hold_background_work();
+    let address = app.url.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    let body = r#"{"moves": ["f5"]}"#;
+    let request = format!(
+        "POST /api/analysis/values HTTP/1.1\r\nHost: {address}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    // The search has started, and waits while the work is held.
+    for _ in 0..2_000 {
+        if app.background_work_held() == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(app.background_work_held(), 1);
+    drop(stream);
+    // The server drops the request of the client gone, which cancels its search; released, the
+    // search stops at once rather than valuing the position.
+    until_metric(&app, "outflank_board_requests", 0.0).await;
+    drop(held);
+    until_metric(&app, STOPPED, 1.0).await;
+    assert_eq!(app.metric(FINISHED).await, Some(0.0));
+}
+
+#[actix_web::test]
+async fn a_flood_from_one_address_with_many_sessions_leaves_another_address_answered() {
+    let app = spawn_app_with(behind_a_proxy).await;
+    let held = app.hold_background_work();
+    let (flooder, other) = ("203.0.113.7", "198.51.100.20");
+    let ask = |client: &reqwest::Client, from: &str, line: Vec<&str>| {
+        client
+            .post(format!("{}/api/analysis/values", app.url))
+            .header("x-forwarded-for", from)
+            .json(&json!({ "moves": line }))
+            .send()
+    };
+    // Ten guest sessions, each asking for two positions of its own at once: twenty requests,
+    // more than the server's workers and queue hold.
+    let mut asked = Vec::new();
+    for session in 0..10 {
+        let client = browser();
+        let nickname = format!("Flood{}", char::from(b'a' + session));
+        let response = client
+            .post(format!("{}/api/session", app.url))
+            .header("x-forwarded-for", flooder)
+            .json(&json!({ "nickname": nickname }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        for other_line in 0..2 {
+            let plies = usize::from(session) * 2 + other_line + 1;
+            asked.push(tokio::spawn(ask(&client, flooder, words(FULL)[..plies].to_vec())));
+        }
+    }
+    // All but the address's four are refused at once.
+    until_metric(&app, TOO_MANY, 16.0).await;
+    until_metric(&app, "outflank_board_requests", 4.0).await;
+    let answered = tokio::spawn(ask(&browser(), other, vec!["f5", "d6"]));
+    until_metric(&app, "outflank_board_requests", 5.0).await;
+    drop(held);
+    let response = answered.await.unwrap().unwrap();
+    assert_eq!(response.status(), 200);
+    let mut statuses = Vec::new();
+    for request in asked {
+        let response = request.await.unwrap().unwrap();
+        let status = response.status().as_u16();
+        if status == 429 {
+            assert_eq!(response.headers()["retry-after"], "2");
+            let body: Value = response.json().await.unwrap();
+            assert_eq!(body["error"]["code"], "too_many_board_requests");
+        }
+        statuses.push(status);
+    }
+    statuses.sort_unstable();
+    assert_eq!(statuses, [[200; 4].as_slice(), &[429; 16]].concat());
 }

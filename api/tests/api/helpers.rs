@@ -7,7 +7,7 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use outflank_api::configuration::{Secret, Settings};
 use outflank_api::domain::Timestamp;
-use outflank_api::service::{Clock, ManualClock};
+use outflank_api::service::{Clock, LiveSearch, LiveSearches, ManualClock};
 use outflank_api::startup::{Application, Stopper};
 use outflank_api::ws::protocol::ServerMsg;
 use serde_json::{Value, json};
@@ -55,6 +55,8 @@ pub struct TestApp {
     /// The clock live games are played by, when the test moves it by hand.
     clock: Option<ManualClock>,
     stopper: Stopper,
+    /// The live computer searches background work gives way to.
+    live_searches: LiveSearches,
     _data: TempDir,
     _postgres: Option<TempDatabase>,
 }
@@ -118,7 +120,7 @@ async fn spawn(adjust: impl FnOnce(&mut Settings), clock: Option<ManualClock>) -
         ..Settings::from_lookup(|_| None).unwrap()
     };
     adjust(&mut settings);
-    let (url, metrics_url, stopper) = start(&settings, clock.as_ref()).await;
+    let (url, metrics_url, stopper, live_searches) = start(&settings, clock.as_ref()).await;
     TestApp {
         url,
         metrics_url,
@@ -126,6 +128,7 @@ async fn spawn(adjust: impl FnOnce(&mut Settings), clock: Option<ManualClock>) -
         settings,
         clock,
         stopper,
+        live_searches,
         _data: TempDir(dir),
         _postgres: postgres,
     }
@@ -161,7 +164,7 @@ async fn spawn_nodes_with(n: usize, admin: &str, redis: &str) -> Vec<TestApp> {
     };
     let mut nodes = Vec::new();
     for i in 0..n {
-        let (url, metrics_url, stopper) = start(&settings, None).await;
+        let (url, metrics_url, stopper, live_searches) = start(&settings, None).await;
         let dir = std::env::temp_dir().join(format!("outflank-test-{}", unique()));
         // The last node to be dropped drops the database.
         let postgres = if i + 1 == n { database.take() } else { None };
@@ -172,6 +175,7 @@ async fn spawn_nodes_with(n: usize, admin: &str, redis: &str) -> Vec<TestApp> {
             settings: settings.clone(),
             clock: None,
             stopper,
+            live_searches,
             _data: TempDir(dir),
             _postgres: postgres,
         });
@@ -180,11 +184,11 @@ async fn spawn_nodes_with(n: usize, admin: &str, redis: &str) -> Vec<TestApp> {
 }
 
 /// Starts a server: its URL, that of its internal listener of `/metrics` and `/readyz` if
-/// any, and what stops it.
+/// any, what stops it, and its live searches (to hold background work).
 async fn start(
     settings: &Settings,
     clock: Option<&ManualClock>,
-) -> (String, Option<String>, Stopper) {
+) -> (String, Option<String>, Stopper, LiveSearches) {
     install_logs();
     let clock = clock.map_or(Clock::System, |clock| Clock::Manual(clock.clone()));
     let built = within("the server's start", Application::build_with_clock(settings, clock));
@@ -192,13 +196,14 @@ async fn start(
     let url = format!("http://{}", app.address());
     let metrics_url = app.metrics_address().map(|address| format!("http://{address}"));
     let stopper = app.stopper();
+    let live_searches = app.live_searches();
     // The server runs on a thread of its own rather than on the test's runtime, so that it
     // outlives the test's end to stop: dropping the `TestApp` stops it (and its threads).
     std::thread::Builder::new()
         .name("test-server".to_owned())
         .spawn(move || actix_web::rt::System::new().block_on(app.run_until_stopped()))
         .expect("a thread for the server");
-    (url, metrics_url, stopper)
+    (url, metrics_url, stopper, live_searches)
 }
 
 /// The test servers' logs. With `OUTFLANK_TEST_TRACE=<filter>`, those it selects, to stderr as
@@ -234,10 +239,11 @@ impl TestApp {
     /// Stops the server gracefully and starts a new one on the same database (another port).
     pub async fn restart(&mut self) {
         within("the server's graceful stop", self.stopper.stop()).await;
-        let (url, metrics_url, stopper) = start(&self.settings, self.clock.as_ref()).await;
+        let (url, metrics_url, stopper, live_searches) = start(&self.settings, self.clock.as_ref()).await;
         self.url = url;
         self.metrics_url = metrics_url;
         self.stopper = stopper;
+        self.live_searches = live_searches;
     }
 
     /// Moves the live games' clock forward by `millis` (only for [`spawn_app_with_clock`]).
@@ -320,6 +326,17 @@ impl TestApp {
         let text = String::from_utf8_lossy(&response[..read]);
         let status = text.split(' ').nth(1).unwrap_or_else(|| panic!("no status in {text:?}"));
         status.parse().unwrap()
+    }
+
+    /// Holds the server's background work (reviews, the analysis board's values) where it is,
+    /// as a live computer search would, until the guard is dropped.
+    pub fn hold_background_work(&self) -> LiveSearch {
+        self.live_searches.start()
+    }
+
+    /// Background jobs stopped by [`TestApp::hold_background_work`] now.
+    pub fn background_work_held(&self) -> usize {
+        self.live_searches.waiting()
     }
 
     /// Starts a guest session in [`TestApp::client`], asserting it succeeds.
