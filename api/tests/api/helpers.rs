@@ -239,7 +239,8 @@ impl TestApp {
     /// Stops the server gracefully and starts a new one on the same database (another port).
     pub async fn restart(&mut self) {
         within("the server's graceful stop", self.stopper.stop()).await;
-        let (url, metrics_url, stopper, live_searches) = start(&self.settings, self.clock.as_ref()).await;
+        let (url, metrics_url, stopper, live_searches) =
+            start(&self.settings, self.clock.as_ref()).await;
         self.url = url;
         self.metrics_url = metrics_url;
         self.stopper = stopper;

@@ -22,7 +22,7 @@ pub const ABANDONED_AFTER_MS: i64 = 30 * 24 * 3600 * 1000;
 /// How often the store is swept for such games (and once at start-up).
 const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
 
-use super::budget::BudgetKind;
+use super::budget::{BudgetKind, GameBudget};
 use super::convert;
 use super::handle::{GameHandle, Locate, Route, RouteFuture};
 use super::local_game::LocalGame;
@@ -142,11 +142,10 @@ impl GameHub {
             tracing::info!(%client, %over, "a game was refused");
             return Err(over.into());
         }
-        let created = self.create_with_id(id.clone(), setup, game, None, origin);
-        if let Err(error) = created.await {
-            lock(&self.inner.context.budget).release(&id);
-            return Err(error);
-        }
+        // Given back unless the game starts, also when this request is dropped half-way.
+        let admission = Admission { budget: &self.inner.context.budget, game: Some(id.clone()) };
+        self.create_with_id(id.clone(), setup, game, None, origin).await?;
+        admission.started();
         Ok(id)
     }
 
@@ -339,6 +338,28 @@ impl GameHub {
         let mut games = lock(&self.inner.games);
         if games.get(id).is_some_and(|handle| !handle.is_running()) {
             games.remove(id);
+        }
+    }
+}
+
+/// A place in the budget taken for a game being created: given back when dropped before the
+/// game has started (its creation failed, or the request was dropped because its client left).
+struct Admission<'a> {
+    budget: &'a Mutex<GameBudget>,
+    game: Option<GameId>,
+}
+
+impl Admission<'_> {
+    /// The game runs: its task gives the place back when it ends or stops.
+    fn started(mut self) {
+        self.game = None;
+    }
+}
+
+impl Drop for Admission<'_> {
+    fn drop(&mut self) {
+        if let Some(game) = self.game.take() {
+            lock(self.budget).release(&game);
         }
     }
 }
