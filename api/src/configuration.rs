@@ -19,7 +19,7 @@
 //! | `OUTFLANK_RATE_BURST` | `60`: API requests allowed at once before that rate applies |
 //! | `OUTFLANK_SOCKETS_PER_ADDRESS` | `64`: WebSockets open at once per client address |
 //! | `OUTFLANK_ANALYSIS_WORKERS` | `1`: finished games analysed at once, each on its own core counted from the last |
-//! | `OUTFLANK_ANALYSIS_QUEUE` | `200`: analyses waiting at most; more are refused |
+//! | `OUTFLANK_ANALYSIS_QUEUE` | `200`: analyses waiting at most in each line (played games, imports); more are refused |
 //! | `OUTFLANK_ANALYSIS_DEPTH` | `12`: plies of midgame search in an analysis |
 //! | `OUTFLANK_ANALYSIS_EXACT` | `20`: empties from which an analysis solves exactly |
 //! | `OUTFLANK_ADMISSION_LAG_MS` | `100`: a worker this late on its ticks is saturated, and new games get `503 server_busy` with `Retry-After`; `off` never refuses |
@@ -98,7 +98,8 @@ pub struct Settings {
     pub http_workers: Option<u32>,
     /// `OUTFLANK_ANALYSIS_WORKERS`: finished games analysed at once, each on a thread.
     pub analysis_workers: u32,
-    /// `OUTFLANK_ANALYSIS_QUEUE`: analyses waiting at most; more are refused.
+    /// `OUTFLANK_ANALYSIS_QUEUE`: analyses waiting at most in each line (played games,
+    /// imports); more are refused.
     pub analysis_queue: u32,
     /// `OUTFLANK_ANALYSIS_DEPTH`: plies of midgame search in an analysis.
     pub analysis_depth: u32,

@@ -9,9 +9,9 @@ use outflank_api::domain::{
     ClientKey, EndReason, GameId, GameStatus, Mode, PlayerId, PuzzleId, RoomCode, Timestamp, Winner,
 };
 use outflank_api::storage::{
-    AnalysisRow, AnalysisStatus, Backend, DbError, FinishedGame, GameRecord, GameRow, MoveRow,
-    NewGame, NewRoom, PuzzleCounts, PuzzleRow, QueuedAnalysis, Revocation, RoomGame, RoomMember,
-    RoomRow, SeatRow, SeatStanding, Store,
+    AnalysisRequester, AnalysisRow, AnalysisStatus, Backend, DbError, FinishedGame, GameRecord,
+    GameRow, GameSource, MoveRow, NewGame, NewRoom, PuzzleCounts, PuzzleRow, QueuedAnalysis,
+    Revocation, RoomGame, RoomMember, RoomRow, SeatRow, SeatStanding, Store,
 };
 use outflank_engine::ai::Level;
 use outflank_engine::{Board, Move, Square};
@@ -72,6 +72,8 @@ on_both_backends!(
     racing_nodes_claim_an_analysis_exactly_once_and_a_stale_claim_is_taken_over,
     only_the_node_holding_the_claim_writes_progress_and_the_result,
     a_players_open_analyses_are_counted_and_unknown_games_not_found,
+    an_addresss_open_analyses_are_counted_and_the_address_forgotten_at_the_end,
+    claimable_analyses_are_those_of_games_from_the_source_asked_for,
     puzzles_are_added_once_and_read_back_exactly,
     a_players_puzzles_come_unsolved_first_then_newest_with_their_counts,
     only_the_puzzles_player_answers_and_the_first_right_answer_solves_it,
@@ -1154,7 +1156,7 @@ async fn a_game_that_finishes_with_a_result_has_its_review_queued_in_the_same_wr
         (row.status, row.engine.as_str(), row.requested_by, row.created_at),
         (AnalysisStatus::Queued, ENGINE, None, T0.plus(5_000))
     );
-    assert_eq!(db.store.claimable_analyses(T0, 10).await.unwrap(), [game.id]);
+    assert_eq!(db.store.claimable_analyses(T0, GameSource::Played, 10).await.unwrap(), [game.id]);
 }
 
 async fn an_aborted_game_has_no_review_queued(db: Db) {
@@ -1185,7 +1187,7 @@ async fn an_analysis_is_queued_once_and_again_only_after_a_failure_or_for_anothe
     let store = &db.store;
     let id = finished_game(store).await;
     assert_eq!(store.analysis(&id).await.unwrap(), None);
-    let asker = player(3);
+    let asker = requester(3, [203, 0, 113, 3]);
     let QueuedAnalysis::Queued(row) =
         store.queue_analysis(&id, ENGINE, Some(&asker), T0).await.unwrap()
     else {
@@ -1197,7 +1199,7 @@ async fn an_analysis_is_queued_once_and_again_only_after_a_failure_or_for_anothe
             game_id: id.clone(),
             status: AnalysisStatus::Queued,
             engine: ENGINE.into(),
-            requested_by: Some(asker.clone()),
+            requested_by: Some(asker.player.clone()),
             progress_done: 0,
             progress_total: 0,
             claimed_by: None,
@@ -1251,7 +1253,10 @@ async fn racing_nodes_claim_an_analysis_exactly_once_and_a_stale_claim_is_taken_
     let store = &db.store;
     let id = finished_game(store).await;
     store.queue_analysis(&id, ENGINE, None, T0).await.unwrap();
-    assert_eq!(store.claimable_analyses(T0, 10).await.unwrap(), vec![id.clone()]);
+    assert_eq!(
+        store.claimable_analyses(T0, GameSource::Imported, 10).await.unwrap(),
+        vec![id.clone()]
+    );
     let claims = futures_util::future::join_all((0..8).map(|n| {
         let (store, id) = (store.clone(), id.clone());
         async move { store.claim_analysis(&id, &format!("node-{n}"), T0.plus(10), T0).await }
@@ -1265,9 +1270,15 @@ async fn racing_nodes_claim_an_analysis_exactly_once_and_a_stale_claim_is_taken_
         (AnalysisStatus::Running, Some(T0.plus(10)))
     );
     // A fresh claim is not claimable; one last renewed before the bound is.
-    assert_eq!(store.claimable_analyses(T0.plus(10), 10).await.unwrap(), vec![]);
+    assert_eq!(
+        store.claimable_analyses(T0.plus(10), GameSource::Imported, 10).await.unwrap(),
+        vec![]
+    );
     assert_eq!(store.claim_analysis(&id, "node-x", T0.plus(11), T0.plus(10)).await.unwrap(), None);
-    assert_eq!(store.claimable_analyses(T0.plus(11), 10).await.unwrap(), vec![id.clone()]);
+    assert_eq!(
+        store.claimable_analyses(T0.plus(11), GameSource::Imported, 10).await.unwrap(),
+        vec![id.clone()]
+    );
     let taken = store.claim_analysis(&id, "node-x", T0.plus(12), T0.plus(11)).await.unwrap();
     assert_eq!(taken.unwrap().claimed_by.as_deref(), Some("node-x"));
     // The node that lost its claim can no longer write.
@@ -1293,13 +1304,17 @@ async fn only_the_node_holding_the_claim_writes_progress_and_the_result(db: Db) 
     // Done is final: neither a claim nor a second result.
     assert_eq!(store.claim_analysis(&id, "node-b", T0.plus(4), T0.plus(4)).await.unwrap(), None);
     assert_conflict(store.finish_analysis(&id, "node-a", "[]", T0.plus(5)).await);
-    assert_eq!(store.claimable_analyses(T0.plus(100), 10).await.unwrap(), vec![]);
+    assert_eq!(
+        store.claimable_analyses(T0.plus(100), GameSource::Imported, 10).await.unwrap(),
+        vec![]
+    );
 }
 
 async fn a_players_open_analyses_are_counted_and_unknown_games_not_found(db: Db) {
     let store = &db.store;
-    let asker = player(4);
-    assert_eq!(store.open_analyses_requested_by(&asker).await.unwrap(), 0);
+    let asker = requester(4, [203, 0, 113, 4]);
+    let asker_id = &asker.player;
+    assert_eq!(store.open_analyses_requested_by(asker_id).await.unwrap(), 0);
     let mut games = Vec::new();
     for n in 0..3 {
         let id = finished_game(store).await;
@@ -1307,13 +1322,57 @@ async fn a_players_open_analyses_are_counted_and_unknown_games_not_found(db: Db)
         games.push(id);
     }
     store.queue_analysis(&finished_game(store).await, ENGINE, None, T0).await.unwrap();
-    assert_eq!(store.open_analyses_requested_by(&asker).await.unwrap(), 3);
+    assert_eq!(store.open_analyses_requested_by(asker_id).await.unwrap(), 3);
     store.claim_analysis(&games[0], "node-a", T0.plus(5), T0).await.unwrap().unwrap();
-    assert_eq!(store.open_analyses_requested_by(&asker).await.unwrap(), 3);
+    assert_eq!(store.open_analyses_requested_by(asker_id).await.unwrap(), 3);
     store.finish_analysis(&games[0], "node-a", "[]", T0.plus(6)).await.unwrap();
-    assert_eq!(store.open_analyses_requested_by(&asker).await.unwrap(), 2);
+    assert_eq!(store.open_analyses_requested_by(asker_id).await.unwrap(), 2);
     assert_not_found(store.queue_analysis(&GameId::generate(), ENGINE, None, T0).await);
     assert_eq!(store.analysis(&GameId::generate()).await.unwrap(), None);
+}
+
+/// Player `n` asking from the IPv4 address `client`.
+fn requester(n: usize, client: [u8; 4]) -> AnalysisRequester {
+    AnalysisRequester { player: player(n), client: ClientKey::of(std::net::IpAddr::from(client)) }
+}
+
+async fn an_addresss_open_analyses_are_counted_and_the_address_forgotten_at_the_end(db: Db) {
+    let store = &db.store;
+    let address = ClientKey::of(std::net::IpAddr::from([203, 0, 113, 5]));
+    let (ann, bob) = (requester(5, [203, 0, 113, 5]), requester(6, [203, 0, 113, 5]));
+    assert_eq!(store.open_analyses_requested_from(&address).await.unwrap(), 0);
+    let first = finished_game(store).await;
+    store.queue_analysis(&first, ENGINE, Some(&ann), T0).await.unwrap();
+    store.queue_analysis(&finished_game(store).await, ENGINE, Some(&bob), T0).await.unwrap();
+    let elsewhere = requester(5, [198, 51, 100, 5]);
+    store.queue_analysis(&finished_game(store).await, ENGINE, Some(&elsewhere), T0).await.unwrap();
+    store.queue_analysis(&finished_game(store).await, ENGINE, None, T0).await.unwrap();
+    assert_eq!(store.open_analyses_requested_from(&address).await.unwrap(), 2);
+    store.claim_analysis(&first, "node-a", T0.plus(1), T0).await.unwrap().unwrap();
+    assert_eq!(store.open_analyses_requested_from(&address).await.unwrap(), 2);
+    store.finish_analysis(&first, "node-a", "[]", T0.plus(2)).await.unwrap();
+    assert_eq!(store.open_analyses_requested_from(&address).await.unwrap(), 1);
+    // The address is kept only while the analysis is open.
+    let raw = sqlx::AnyPool::connect(&db.url).await.unwrap();
+    let row = sqlx::query("SELECT requested_from FROM analyses WHERE game_id = $1")
+        .bind(first.as_str())
+        .fetch_one(&raw)
+        .await
+        .unwrap();
+    assert_eq!(sqlx::Row::get::<Option<String>, _>(&row, "requested_from"), None);
+    raw.close().await;
+}
+
+async fn claimable_analyses_are_those_of_games_from_the_source_asked_for(db: Db) {
+    let store = &db.store;
+    let imported = finished_game(store).await;
+    store.queue_analysis(&imported, ENGINE, None, T0).await.unwrap();
+    let played = new_game();
+    create_with_moves(store, &played, &[place("d3")]).await;
+    let end = FinishedGame { review: Some(ENGINE.into()), ..finished(T0.plus(5_000)) };
+    store.finish_game(&played.id, &end).await.unwrap();
+    assert_eq!(store.claimable_analyses(T0, GameSource::Played, 10).await.unwrap(), [played.id]);
+    assert_eq!(store.claimable_analyses(T0, GameSource::Imported, 10).await.unwrap(), [imported]);
 }
 
 fn puzzle(game_id: &GameId, ply: u32, player_id: PlayerId, created_at: Timestamp) -> PuzzleRow {

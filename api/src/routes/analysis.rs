@@ -1,20 +1,21 @@
 //! A finished game's analysis by the engine: `GET` reads where it stands (and, once done,
 //! every ply), `POST` asks for it.
 
-use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::web::{self, ServiceConfig};
+use actix_web::{HttpRequest, HttpResponse};
 use outflank_engine::analysis::{BLUNDER, INACCURACY, MISTAKE};
 use outflank_engine::{Board, Color};
 use serde_json::{Value, json};
 use thiserror::Error;
 
 use crate::domain::{GameId, GameStatus};
+use crate::http::client_address::client_key;
 use crate::http::error::{ApiError, api_error};
 use crate::identity::session::Session;
 use crate::json::board_text;
 use crate::service::{Analyses, AnalysisError, AnalysisResult, AnalysisSettings, ENGINE};
-use crate::storage::{AnalysisRow, AnalysisStatus, DbError, GameRecord, Store};
+use crate::storage::{AnalysisRequester, AnalysisRow, AnalysisStatus, DbError, GameRecord, Store};
 
 pub fn configure(config: &mut ServiceConfig) {
     config
@@ -34,6 +35,11 @@ pub enum AnalysisRouteError {
         crate::service::PER_PLAYER
     )]
     TooMany,
+    #[error(
+        "{} analyses asked for from your address are waiting already; ask again when one is done",
+        crate::service::PER_ADDRESS
+    )]
+    TooManyFromAddress,
     #[error("the analysis queue is full; please try again in a few minutes")]
     QueueFull,
     #[error("the analysis cannot be read or stored now; please try again")]
@@ -55,6 +61,7 @@ impl From<AnalysisError> for AnalysisRouteError {
             AnalysisError::NotFound => AnalysisRouteError::NotFound,
             AnalysisError::GameLive => AnalysisRouteError::GameLive,
             AnalysisError::TooMany => AnalysisRouteError::TooMany,
+            AnalysisError::TooManyFromAddress => AnalysisRouteError::TooManyFromAddress,
             AnalysisError::QueueFull => AnalysisRouteError::QueueFull,
             AnalysisError::Storage(error) => AnalysisRouteError::Unavailable(error.to_string()),
         }
@@ -67,6 +74,9 @@ impl ApiError for AnalysisRouteError {
             AnalysisRouteError::NotFound => (StatusCode::NOT_FOUND, "game_not_found"),
             AnalysisRouteError::GameLive => (StatusCode::CONFLICT, "game_live"),
             AnalysisRouteError::TooMany => (StatusCode::TOO_MANY_REQUESTS, "too_many_analyses"),
+            AnalysisRouteError::TooManyFromAddress => {
+                (StatusCode::TOO_MANY_REQUESTS, "too_many_analyses_from_address")
+            }
             AnalysisRouteError::QueueFull => {
                 (StatusCode::SERVICE_UNAVAILABLE, "analysis_queue_full")
             }
@@ -110,8 +120,10 @@ async fn show(
 }
 
 /// `POST /api/games/{id}/analysis`: queues the analysis (again, if the stored one was made by
-/// another engine or failed); `202` with the same body as `GET`.
+/// another engine or failed), counted against the player and their address; `202` with the
+/// same body as `GET`.
 async fn request(
+    http: HttpRequest,
     path: web::Path<String>,
     session: Session,
     store: web::Data<Store>,
@@ -119,7 +131,8 @@ async fn request(
 ) -> Result<HttpResponse, AnalysisRouteError> {
     let id = parse_id(&path)?;
     let record = finished_game(&store, &id).await?;
-    let row = analyses.request(&id, Some(&session.player)).await?;
+    let by = AnalysisRequester { player: session.player.clone(), client: client_key(&http) };
+    let row = analyses.request(&id, Some(&by)).await?;
     Ok(HttpResponse::Accepted().json(body(&record, Some(&row), analyses.settings())?))
 }
 

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use thiserror::Error;
 
-use crate::domain::{EndReason, GameId, GameStatus, Mode, Nickname, Timestamp, Winner};
+use crate::domain::{ClientKey, EndReason, GameId, GameStatus, Mode, Nickname, Timestamp, Winner};
 use crate::http::client_address::client_key;
 use crate::http::error::{ApiError, api_error};
 use crate::identity::session::Session;
@@ -21,7 +21,9 @@ use crate::json::positions_json;
 use crate::live::{Human, Setup};
 use crate::routes::players::rated_game_json;
 use crate::service::{Analyses, GameHub, Origin, OverBudget, ServiceError};
-use crate::storage::{DbError, FinishedGame, GameRecord, GameRow, SeatRow, Store};
+use crate::storage::{
+    AnalysisRequester, DbError, FinishedGame, GameRecord, GameRow, SeatRow, Store,
+};
 
 pub fn configure(config: &mut ServiceConfig) {
     config
@@ -207,11 +209,12 @@ struct Import {
 
 /// Stores an imported game that is over as a finished, unrated game of the importer's (the
 /// players named as in a GGF game when the names pass as nicknames a guest could choose, or
-/// "Black" and "White"), and queues its analysis.
+/// "Black" and "White"), marked imported, and queues its analysis in the line of imports,
+/// asked for by the importer from `client`.
 async fn import_finished(
-    text: &str,
-    game: &Game,
+    (text, game): (&str, &Game),
     session: &Session,
+    client: ClientKey,
     store: &Store,
     analyses: &Analyses,
 ) -> Result<HttpResponse, GameRouteError> {
@@ -259,7 +262,8 @@ async fn import_finished(
     store.create_finished_game(&row, game.plies(), &finished).await?;
     let id = row.id;
     // The game stands even when the analysis must wait: it can be asked for later.
-    if let Err(error) = analyses.request(&id, Some(&session.player)).await {
+    let by = AnalysisRequester { player: session.player.clone(), client };
+    if let Err(error) = analyses.request(&id, Some(&by)).await {
         tracing::info!(game = %id, %error, "imported game not queued for analysis");
     }
     Ok(HttpResponse::Created().json(json!({
@@ -286,7 +290,8 @@ async fn import(
         return Err(GameRouteError::ImportStart(game.start().to_string()));
     }
     if game.is_over() {
-        return import_finished(&body.record, &game, &session, &store, &analyses).await;
+        let client = client_key(&request);
+        return import_finished((&body.record, &game), &session, client, &store, &analyses).await;
     }
     let level = parse_level(body.level.as_ref().ok_or_else(|| {
         GameRouteError::BadRequest("a game to continue needs the computer's \"level\"".into())

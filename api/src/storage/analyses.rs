@@ -5,20 +5,24 @@
 //! `UPDATE` ([`Store::claim_analysis`]): a queued row, or a running one whose claim is older
 //! than the caller's staleness bound (its node stopped saying it works on it). Progress, the
 //! result and failures are written only by the node holding the claim.
+//!
+//! An open row asked for by a player keeps the client it was asked from (`requested_from`), so
+//! that analyses waiting can be capped per address as well as per player; the address goes
+//! when the analysis ends.
 
 use sqlx::any::AnyRow;
 
 use super::{
-    AnalysisRow, AnalysisStatus, DbError, DbResult, QueuedAnalysis, Store, convert, get, parse,
-    parse_opt,
+    AnalysisRequester, AnalysisRow, AnalysisStatus, DbError, DbResult, GameSource, QueuedAnalysis,
+    Store, convert, get, parse, parse_opt,
 };
-use crate::domain::{GameId, PlayerId, Timestamp};
+use crate::domain::{ClientKey, GameId, PlayerId, Timestamp};
 
 const COLUMNS: &str = "game_id, status, engine, requested_by, progress_done, progress_total, \
     claimed_by, claimed_at, result, error, created_at, finished_at";
 
 impl Store {
-    /// Queues the analysis of `game_id` by `engine`, asked for by `requested_by` (`None` at the
+    /// Queues the analysis of `game_id` by `engine`, asked for by `requested` (`None` at the
     /// end of a game). A game already queued, running or analysed by this engine is left as it
     /// is ([`QueuedAnalysis::Existing`]); a failed one, or one made by another engine, is queued
     /// again.
@@ -29,17 +33,21 @@ impl Store {
         &self,
         game_id: &GameId,
         engine: &str,
-        requested_by: Option<&PlayerId>,
+        requested: Option<&AnalysisRequester>,
         at: Timestamp,
     ) -> DbResult<QueuedAnalysis> {
+        let requested_by = requested.map(|requester| requester.player.as_str());
+        let requested_from = requested.map(|requester| requester.client.to_string());
         let mut db = self.write_connection().await?;
         let inserted = sqlx::query(
-            "INSERT INTO analyses (game_id, status, engine, requested_by, created_at) \
-             VALUES ($1, 'queued', $2, $3, $4) ON CONFLICT (game_id) DO NOTHING",
+            "INSERT INTO analyses (game_id, status, engine, requested_by, requested_from, \
+                created_at) \
+             VALUES ($1, 'queued', $2, $3, $4, $5) ON CONFLICT (game_id) DO NOTHING",
         )
         .bind(game_id.as_str())
         .bind(engine)
-        .bind(requested_by.map(PlayerId::as_str))
+        .bind(requested_by)
+        .bind(requested_from.as_deref())
         .bind(at.0)
         .execute(&mut *db)
         .await?
@@ -47,13 +55,15 @@ impl Store {
         let queued = inserted > 0 || {
             sqlx::query(
                 "UPDATE analyses SET status = 'queued', engine = $2, requested_by = $3, \
-                    progress_done = 0, progress_total = 0, claimed_by = NULL, claimed_at = NULL, \
-                    result = NULL, error = NULL, created_at = $4, finished_at = NULL \
+                    requested_from = $4, progress_done = 0, progress_total = 0, \
+                    claimed_by = NULL, claimed_at = NULL, result = NULL, error = NULL, \
+                    created_at = $5, finished_at = NULL \
                  WHERE game_id = $1 AND (status = 'failed' OR (status = 'done' AND engine <> $2))",
             )
             .bind(game_id.as_str())
             .bind(engine)
-            .bind(requested_by.map(PlayerId::as_str))
+            .bind(requested_by)
+            .bind(requested_from.as_deref())
             .bind(at.0)
             .execute(&mut *db)
             .await?
@@ -112,22 +122,26 @@ impl Store {
         self.analysis(game_id).await
     }
 
-    /// Up to `limit` analyses that could be claimed now, oldest first: queued ones, and
-    /// running ones whose claim was last renewed before `stale_before`.
+    /// Up to `limit` analyses of games from `source` that could be claimed now, oldest first:
+    /// queued ones, and running ones whose claim was last renewed before `stale_before`.
     ///
     /// # Errors
     /// [`DbError::Other`] if a stored value is corrupt.
     pub async fn claimable_analyses(
         &self,
         stale_before: Timestamp,
+        source: GameSource,
         limit: u32,
     ) -> DbResult<Vec<GameId>> {
+        let imported = i32::from(source == GameSource::Imported);
         sqlx::query(
-            "SELECT game_id FROM analyses \
-             WHERE status = 'queued' OR (status = 'running' AND claimed_at < $1) \
-             ORDER BY created_at, game_id LIMIT $2",
+            "SELECT a.game_id FROM analyses a JOIN games g ON g.id = a.game_id \
+             WHERE (a.status = 'queued' OR (a.status = 'running' AND a.claimed_at < $1)) \
+                AND g.imported = $2 \
+             ORDER BY a.created_at, a.game_id LIMIT $3",
         )
         .bind(stale_before.0)
+        .bind(imported)
         .bind(i64::from(limit))
         .fetch_all(&self.pool)
         .await?
@@ -203,6 +217,7 @@ impl Store {
         let mut db = self.write_connection().await?;
         let updated = sqlx::query(
             "UPDATE analyses SET status = $3, result = $4, error = $5, finished_at = $6, \
+                requested_from = NULL, \
                 progress_done = CASE WHEN $3 = 'done' THEN progress_total ELSE progress_done END \
              WHERE game_id = $1 AND claimed_by = $2 AND status = 'running'",
         )
@@ -228,6 +243,21 @@ impl Store {
              WHERE requested_by = $1 AND status IN ('queued', 'running')",
         )
         .bind(player.as_str())
+        .fetch_one(&self.pool)
+        .await?;
+        convert("open", get::<i64>(&row, "open")?)
+    }
+
+    /// How many analyses asked for from `client` are queued or running.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] when the database fails.
+    pub async fn open_analyses_requested_from(&self, client: &ClientKey) -> DbResult<u32> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS open FROM analyses \
+             WHERE requested_from = $1 AND status IN ('queued', 'running')",
+        )
+        .bind(client.to_string())
         .fetch_one(&self.pool)
         .await?;
         convert("open", get::<i64>(&row, "open")?)

@@ -21,8 +21,8 @@ use super::accounts::rate_game;
 use super::plies::{PlyWrite, append_in, append_one_postgres, lock_live_game, missing_or_over};
 use super::write_latency::WriteLatency;
 use super::{
-    DbError, DbResult, FinishedGame, GameRecord, GameRow, MoveRow, NewGame, RoomGame, SeatRow,
-    Store, convert, get, parse, parse_opt,
+    DbError, DbResult, FinishedGame, GameRecord, GameRow, GameSource, MoveRow, NewGame, RoomGame,
+    SeatRow, Store, convert, get, parse, parse_opt,
 };
 use crate::accounts::rating::RatedGame;
 use crate::domain::{GameId, GameStatus, PlayerId, RoomCode, Timestamp};
@@ -124,7 +124,8 @@ impl Store {
     }
 
     /// Stores a game that is already over (an imported finished record): the game, its plies
-    /// and how it ended, all of it or nothing. Such a game is never rated.
+    /// and how it ended, all of it or nothing. Such a game is never rated, and is marked
+    /// [`GameSource::Imported`].
     ///
     /// # Errors
     /// [`DbError::Conflict`] if the id is taken; [`DbError::Other`] if `finished` says live or
@@ -148,7 +149,7 @@ impl Store {
         sqlx::query(
             "UPDATE games SET status = $2, winner = $3, end_reason = $4, black_discs = $5, \
                 white_discs = $6, finished_at = $7, updated_at = $7, turn_started_at = NULL, \
-                origin = NULL \
+                origin = NULL, imported = 1 \
              WHERE id = $1",
         )
         .bind(game.id.as_str())
@@ -350,6 +351,23 @@ impl Store {
             .fetch_optional(&self.pool)
             .await?;
         Ok(row.is_some())
+    }
+
+    /// Where the moves of the game `game_id` come from: played here, or an imported record.
+    ///
+    /// # Errors
+    /// [`DbError::NotFound`] for an unknown game.
+    pub async fn game_source(&self, game_id: &GameId) -> DbResult<GameSource> {
+        let row = sqlx::query("SELECT imported FROM games WHERE id = $1")
+            .bind(game_id.as_str())
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or(DbError::NotFound)?;
+        Ok(if get::<i32>(&row, "imported")? == 0 {
+            GameSource::Played
+        } else {
+            GameSource::Imported
+        })
     }
 
     /// A game with its moves in ply order.

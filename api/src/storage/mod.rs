@@ -44,8 +44,8 @@ pub use accounts::{AccountRow, DELETED_PLAYER, NameError};
 pub use error::{DbError, DbResult};
 pub use lobby::{LobbyGame, SeatStanding};
 pub use models::{
-    AnalysisRow, AnalysisStatus, FinishedGame, GameRecord, GameRow, MoveRow, NewGame, NewRoom,
-    PuzzleRow, QueuedAnalysis, RoomGame, RoomMember, RoomRow, SeatRow,
+    AnalysisRequester, AnalysisRow, AnalysisStatus, FinishedGame, GameRecord, GameRow, GameSource,
+    MoveRow, NewGame, NewRoom, PuzzleRow, QueuedAnalysis, RoomGame, RoomMember, RoomRow, SeatRow,
 };
 pub use players::PlayerRow;
 pub use puzzles::PuzzleCounts;

@@ -211,6 +211,23 @@ pub struct AnalysisRow {
     pub finished_at: Option<Timestamp>,
 }
 
+/// Where a finished game's moves come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameSource {
+    /// Played on the server, each move by the player in its seat.
+    Played,
+    /// An uploaded record: its moves are whoever's the record says, not its seats' players'.
+    Imported,
+}
+
+/// Who asked for an analysis: the player, and the client they asked from, each capped in the
+/// analyses they may have waiting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnalysisRequester {
+    pub player: PlayerId,
+    pub client: ClientKey,
+}
+
 /// What [`Store::queue_analysis`](super::Store::queue_analysis) did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum QueuedAnalysis {

@@ -45,6 +45,20 @@ pub async fn import_finished(user: &User, moves: &str) -> String {
     id
 }
 
+/// Plays `moves` (a whole game) as `user` on one device, to its end; returns the game's id.
+pub async fn played_on_one_device(user: &User, moves: &str) -> String {
+    let id = user.create_game(json!({ "mode": "same_device" })).await;
+    let (mut socket, _) = user.join(&id).await;
+    let moves: Vec<&str> = moves.split_whitespace().collect();
+    let (last, before) = moves.split_last().expect("a move");
+    for square in before {
+        socket.play(square).await;
+    }
+    socket.send(json!({ "type": "move", "square": last })).await;
+    socket.until("ended").await;
+    id
+}
+
 async fn analysis(user: &User, id: &str) -> (u16, Value) {
     let response = user.get(&format!("/api/games/{id}/analysis")).await;
     let status = response.status().as_u16();
@@ -250,6 +264,54 @@ async fn a_player_may_have_three_analyses_waiting_and_no_more() {
     assert_eq!(response.status(), 202);
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["status"], "queued");
+}
+
+#[actix_web::test]
+async fn one_address_may_have_six_analyses_waiting_whoever_asks() {
+    // Bob's running review is one; every session here comes from 127.0.0.1.
+    let (app, _bob) = busy_app(200).await;
+    for name in ["Ann", "Cat"] {
+        let user = app.user(name).await;
+        let imports = if name == "Ann" { 3 } else { 2 };
+        for _ in 0..imports {
+            let id = import_finished(&user, SHORTEST).await;
+            assert_eq!(analysis(&user, &id).await.1["status"], "queued");
+        }
+    }
+    let dan = app.user("Dan").await;
+    let id = import_finished(&dan, SHORTEST).await;
+    assert_eq!(analysis(&dan, &id).await.1["status"], "none");
+    let response = dan.post(&format!("/api/games/{id}/analysis"), &json!({})).await;
+    assert_eq!(response.status(), 429);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "too_many_analyses_from_address");
+    assert_eq!(analysis(&dan, &id).await.1["status"], "none");
+}
+
+#[actix_web::test]
+async fn a_line_full_of_imports_refuses_no_played_games_review() {
+    // Bob's import is running and Ann's fills the imports' line of one: Cat's waits.
+    let (app, _bob) = busy_app(1).await;
+    let ann = app.user("Ann").await;
+    let queued = import_finished(&ann, SHORTEST).await;
+    assert_eq!(analysis(&ann, &queued).await.1["status"], "queued");
+    let cat = app.user("Cat").await;
+    let refused = import_finished(&cat, SHORTEST).await;
+    assert_eq!(analysis(&cat, &refused).await.1["status"], "none");
+
+    // Cat's game on one device, left after a move: aborted, so nothing was queued at its end.
+    let played = cat.create_game(json!({ "mode": "same_device" })).await;
+    let (mut socket, _) = cat.join(&played).await;
+    socket.play("d3").await;
+    socket.send(json!({ "type": "leave" })).await;
+    assert_eq!(socket.until("ended").await["status"], "aborted");
+    let response = cat.post(&format!("/api/games/{played}/analysis"), &json!({})).await;
+    assert_eq!(response.status(), 202);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["status"], "queued");
+    // And a game played to its end is queued with it, whatever waits in the imports' line.
+    let ended = played_on_one_device(&ann, SHORTEST).await;
+    assert_eq!(analysis(&ann, &ended).await.1["status"], "queued");
 }
 
 #[actix_web::test]

@@ -5,9 +5,15 @@
 //! the idle scheduling class ([`IdleThreads`]) with [`outflank_engine::analysis::review`], and
 //! stores the result once, with the puzzles of its players' worst mistakes. Between steps
 //! the review waits while any live computer search runs ([`LiveSearches`]), so analyses never
-//! slow a game. A full queue refuses new work; a game queued at its end is then dropped (with
-//! a log line) and can be asked for later. A sweep picks up rows queued or abandoned by a node
-//! that stopped.
+//! slow a game.
+//!
+//! Played games and imported records wait in two lines, each of [`AnalysisSettings::queue`]
+//! places: a worker takes an import only when no played game waits, so imports, which anyone
+//! can send many of, never refuse or hold up the review of a game played here. A full line
+//! refuses new requests; a game queued in the store at its end waits there. A sweep picks up
+//! such rows, and those queued or abandoned by a node that stopped. Reviews asked for wait at
+//! most [`PER_PLAYER`] per player and [`PER_ADDRESS`] per client address, however many guest
+//! sessions that address holds.
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,7 +27,10 @@ use thiserror::Error;
 use tokio::sync::mpsc;
 
 use crate::domain::{GameId, GameStatus, PlayerId, Timestamp};
-use crate::storage::{AnalysisRow, AnalysisStatus, DbError, PuzzleRow, QueuedAnalysis, Store};
+use crate::storage::{
+    AnalysisRequester, AnalysisRow, AnalysisStatus, DbError, GameSource, PuzzleRow, QueuedAnalysis,
+    Store,
+};
 
 use crate::service::compute::{IdleThreads, LiveSearches};
 use crate::service::time::Clock;
@@ -32,6 +41,9 @@ use super::puzzles;
 pub const ENGINE: &str = concat!("outflank-engine ", env!("CARGO_PKG_VERSION"));
 /// Analyses one player may have queued or running at once.
 pub const PER_PLAYER: u32 = 3;
+/// Analyses asked for from one client address (an IPv4 address or IPv6 /64) that may be queued
+/// or running at once: a few people sharing a connection, not one person with many sessions.
+pub const PER_ADDRESS: u32 = 6;
 /// Workers by default.
 pub const DEFAULT_WORKERS: u32 = 1;
 /// Queued analyses by default.
@@ -48,7 +60,7 @@ const SWEEP_EVERY: Duration = Duration::from_secs(60);
 pub struct AnalysisSettings {
     /// Analyses running at once (each on an idle-class thread).
     pub workers: usize,
-    /// Analyses waiting at most; more are refused.
+    /// Analyses waiting at most in each line (played games, imports); more are refused.
     pub queue: usize,
     /// The engine's review settings.
     pub review: ReviewOptions,
@@ -75,6 +87,11 @@ pub enum AnalysisError {
         "at most {PER_PLAYER} analyses per player may wait at once; try again when one is done"
     )]
     TooMany,
+    #[error(
+        "at most {PER_ADDRESS} analyses asked for from one address may wait at once; try again \
+         when one is done"
+    )]
+    TooManyFromAddress,
     #[error("the analysis queue is full; please try again later")]
     QueueFull,
     #[error("the analysis could not be stored: {0}")]
@@ -192,11 +209,44 @@ struct Inner {
     node: String,
     /// What claims, progress and results are timed by: the games' clock.
     clock: Clock,
-    queue: mpsc::Sender<GameId>,
+    /// The line of played games' reviews.
+    played: mpsc::Sender<GameId>,
+    /// The line of imported records' reviews, taken only when no played game waits.
+    imported: mpsc::Sender<GameId>,
     /// Games in this node's queue or being analysed here, so the sweep adds none twice.
     pending: Mutex<HashSet<GameId>>,
     /// Where the reviews run: below every thread of live games.
     threads: IdleThreads,
+}
+
+impl Inner {
+    /// The line of the reviews of games from `source`.
+    fn line(&self, source: GameSource) -> &mpsc::Sender<GameId> {
+        match source {
+            GameSource::Played => &self.played,
+            GameSource::Imported => &self.imported,
+        }
+    }
+}
+
+/// The receiving ends of the two lines, shared by the workers.
+#[derive(Debug)]
+struct Lines {
+    played: mpsc::Receiver<GameId>,
+    imported: mpsc::Receiver<GameId>,
+}
+
+impl Lines {
+    /// The next game to review: a played one while any waits, else an import. `None` once
+    /// both lines are closed.
+    async fn next(&mut self) -> Option<(GameId, GameSource)> {
+        tokio::select! {
+            biased;
+            Some(game_id) = self.played.recv() => Some((game_id, GameSource::Played)),
+            Some(game_id) = self.imported.recv() => Some((game_id, GameSource::Imported)),
+            else => None,
+        }
+    }
 }
 
 impl Analyses {
@@ -213,13 +263,25 @@ impl Analyses {
         node: String,
         clock: Clock,
     ) -> std::io::Result<Analyses> {
-        let (queue, receiver) = mpsc::channel(settings.queue.max(1));
+        let (played, played_receiver) = mpsc::channel(settings.queue.max(1));
+        let (imported, imported_receiver) = mpsc::channel(settings.queue.max(1));
         let threads = IdleThreads::start("review", settings.workers)?;
         let pending = Mutex::default();
-        let inner = Arc::new(Inner { store, live, settings, node, clock, queue, pending, threads });
-        let receiver = Arc::new(tokio::sync::Mutex::new(receiver));
+        let inner = Arc::new(Inner {
+            store,
+            live,
+            settings,
+            node,
+            clock,
+            played,
+            imported,
+            pending,
+            threads,
+        });
+        let lines = Lines { played: played_receiver, imported: imported_receiver };
+        let lines = Arc::new(tokio::sync::Mutex::new(lines));
         for _ in 0..settings.workers.max(1) {
-            tokio::spawn(worker(Arc::clone(&inner), Arc::clone(&receiver)));
+            tokio::spawn(worker(Arc::clone(&inner), Arc::clone(&lines)));
         }
         tokio::spawn(sweep(Arc::downgrade(&inner)));
         Ok(Analyses { inner })
@@ -230,17 +292,19 @@ impl Analyses {
         self.inner.settings
     }
 
-    /// Queues the analysis of `game_id`, asked for by `by` (`None` when a game ends). A game
-    /// queued, running or analysed by this engine is left as it is, and its row returned.
+    /// Queues the analysis of `game_id`, asked for by `by` (`None` when a game ends), in the
+    /// line of its source. A game queued, running or analysed by this engine is left as it is,
+    /// and its row returned.
     ///
     /// # Errors
     /// [`AnalysisError::NotFound`] for an unknown game, [`AnalysisError::GameLive`] for one
-    /// not over, [`AnalysisError::TooMany`] when `by` has [`PER_PLAYER`] analyses waiting,
-    /// [`AnalysisError::QueueFull`] when the queue is full; a storage error otherwise.
+    /// not over, [`AnalysisError::TooMany`] when `by`'s player has [`PER_PLAYER`] analyses
+    /// waiting, [`AnalysisError::TooManyFromAddress`] when `by`'s address has [`PER_ADDRESS`],
+    /// [`AnalysisError::QueueFull`] when the game's line is full; a storage error otherwise.
     pub async fn request(
         &self,
         game_id: &GameId,
-        by: Option<&PlayerId>,
+        by: Option<&AnalysisRequester>,
     ) -> Result<AnalysisRow, AnalysisError> {
         let store = &self.inner.store;
         let game = store.game(game_id).await?;
@@ -250,23 +314,28 @@ impl Analyses {
         if let Some(row) = self.kept(game_id).await? {
             return Ok(row);
         }
-        if let Some(player) = by
-            && store.open_analyses_requested_by(player).await? >= PER_PLAYER
-        {
-            return Err(AnalysisError::TooMany);
+        if let Some(by) = by {
+            if store.open_analyses_requested_by(&by.player).await? >= PER_PLAYER {
+                return Err(AnalysisError::TooMany);
+            }
+            if store.open_analyses_requested_from(&by.client).await? >= PER_ADDRESS {
+                return Err(AnalysisError::TooManyFromAddress);
+            }
         }
-        let permit = self.inner.queue.try_reserve().map_err(|_| AnalysisError::QueueFull)?;
+        let line = self.inner.line(store.game_source(game_id).await?);
+        let permit = line.try_reserve().map_err(|_| AnalysisError::QueueFull)?;
         self.enqueue(game_id, by, permit).await
     }
 
     /// Hands a game that just ended, whose review the store queued with its end, to the
-    /// workers. Nothing is read: a full queue leaves it to the sweep, which finds it in the store
-    /// (as it finds the reviews of games that ended on a node that stopped).
+    /// workers, in the line of played games. Nothing is read: a full line leaves it to the sweep,
+    /// which finds it in the store (as it finds the reviews of games that ended on a node that
+    /// stopped).
     pub fn game_ended(&self, game_id: GameId) {
         if !lock(&self.inner.pending).insert(game_id.clone()) {
             return;
         }
-        if let Err(error) = self.inner.queue.try_send(game_id) {
+        if let Err(error) = self.inner.played.try_send(game_id) {
             let game_id = error.into_inner();
             lock(&self.inner.pending).remove(&game_id);
             tracing::info!(game = %game_id, "review queue full: the sweep takes the game up later");
@@ -287,7 +356,7 @@ impl Analyses {
     async fn enqueue(
         &self,
         game_id: &GameId,
-        by: Option<&PlayerId>,
+        by: Option<&AnalysisRequester>,
         permit: mpsc::Permit<'_, GameId>,
     ) -> Result<AnalysisRow, AnalysisError> {
         let now = self.inner.clock.now();
@@ -306,11 +375,11 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Takes games off the queue one at a time and analyses them.
-async fn worker(inner: Arc<Inner>, receiver: Arc<tokio::sync::Mutex<mpsc::Receiver<GameId>>>) {
+/// Takes games off the lines one at a time, played ones first, and analyses them.
+async fn worker(inner: Arc<Inner>, lines: Arc<tokio::sync::Mutex<Lines>>) {
     loop {
-        let next = receiver.lock().await.recv().await;
-        let Some(game_id) = next else { break };
+        let next = lines.lock().await.next().await;
+        let Some((game_id, _source)) = next else { break };
         if let Err(error) = analyse(&inner, &game_id).await {
             tracing::warn!(game = %game_id, %error, "analysis not stored");
         }
@@ -462,14 +531,22 @@ async fn sweep(inner: std::sync::Weak<Inner>) {
     }
 }
 
-/// One pass of the sweep: as many claimable analyses as the queue has room for.
+/// One pass of the sweep: in each line, as many claimable analyses of its games as it has room
+/// for.
 async fn sweep_once(inner: &Inner) {
-    let room = u32::try_from(inner.queue.capacity()).unwrap_or(u32::MAX);
+    for source in [GameSource::Played, GameSource::Imported] {
+        sweep_line(inner, source).await;
+    }
+}
+
+async fn sweep_line(inner: &Inner, source: GameSource) {
+    let line = inner.line(source);
+    let room = u32::try_from(line.capacity()).unwrap_or(u32::MAX);
     if room == 0 {
         return;
     }
     let stale_before = Timestamp(inner.clock.now().0 - STALE_AFTER_MS);
-    let found = match inner.store.claimable_analyses(stale_before, room).await {
+    let found = match inner.store.claimable_analyses(stale_before, source, room).await {
         Ok(found) => found,
         Err(error) => {
             tracing::warn!(%error, "the store could not be swept for analyses");
@@ -480,7 +557,7 @@ async fn sweep_once(inner: &Inner) {
         if !lock(&inner.pending).insert(game_id.clone()) {
             continue;
         }
-        if inner.queue.try_send(game_id.clone()).is_err() {
+        if line.try_send(game_id.clone()).is_err() {
             lock(&inner.pending).remove(&game_id);
             break;
         }
@@ -490,7 +567,7 @@ async fn sweep_once(inner: &Inner) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{EndReason, Mode, Winner};
+    use crate::domain::{ClientKey, EndReason, Mode, Winner};
     use crate::service::LiveSearch;
     use crate::service::test_support::until;
     use crate::storage::{FinishedGame, NewGame, SeatRow};
@@ -669,7 +746,8 @@ mod tests {
         analyses.game_ended(third.clone());
         assert!(!lock(&analyses.inner.pending).contains(&third));
         assert_eq!(row(&store, &third).await.status, AnalysisStatus::Queued);
-        let mut waiting = store.claimable_analyses(Timestamp(0), 10).await.unwrap();
+        let mut waiting =
+            store.claimable_analyses(Timestamp(0), GameSource::Played, 10).await.unwrap();
         waiting.sort_by(|a, b| a.as_str().cmp(b.as_str()));
         let mut expected = [second, third];
         expected.sort_by(|a, b| a.as_str().cmp(b.as_str()));
@@ -700,22 +778,138 @@ mod tests {
         let (_store, _search, analyses, second) = one_claimed_one_waiting().await;
         analyses.game_ended(second.clone());
         // The second hand-over found the game pending and left the one place to it.
-        assert_eq!(analyses.inner.queue.capacity(), 0);
+        assert_eq!(analyses.inner.played.capacity(), 0);
         assert_eq!(lock(&analyses.inner.pending).len(), 2);
+    }
+
+    /// Someone asking from `client`: a player of their own each time `n` differs.
+    fn requester(n: u8, client: [u8; 4]) -> AnalysisRequester {
+        let player = format!("guestguestguest{}", char::from(b'a' + n));
+        AnalysisRequester {
+            player: player.parse().unwrap(),
+            client: ClientKey::of(std::net::IpAddr::from(client)),
+        }
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_player_may_have_three_analyses_waiting() {
         let (store, _, _search, analyses) = held(10).await;
-        let player: PlayerId = "guestguestguestx".parse().unwrap();
+        let ann = requester(0, [203, 0, 113, 1]);
         for _ in 0..PER_PLAYER {
             let id = finished_game(&store, SHORTEST).await;
-            analyses.request(&id, Some(&player)).await.unwrap();
+            analyses.request(&id, Some(&ann)).await.unwrap();
         }
         let id = finished_game(&store, SHORTEST).await;
-        let refused = analyses.request(&id, Some(&player)).await;
+        let refused = analyses.request(&id, Some(&ann)).await;
         assert!(matches!(refused, Err(AnalysisError::TooMany)), "{refused:?}");
         // The end of a game queues whatever the players asked for.
         assert_eq!(analyses.request(&id, None).await.unwrap().status, AnalysisStatus::Queued);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn one_address_may_have_six_analyses_waiting_however_many_players_ask() {
+        let (store, _, _search, analyses) = held(20).await;
+        let address = [203, 0, 113, 1];
+        for n in 0..3 {
+            for _ in 0..2 {
+                let id = finished_game(&store, SHORTEST).await;
+                analyses.request(&id, Some(&requester(n, address))).await.unwrap();
+            }
+        }
+        let id = finished_game(&store, SHORTEST).await;
+        let refused = analyses.request(&id, Some(&requester(3, address))).await;
+        assert!(matches!(refused, Err(AnalysisError::TooManyFromAddress)), "{refused:?}");
+        assert_eq!(store.analysis(&id).await.unwrap(), None);
+        // Another address may still ask.
+        let elsewhere = requester(3, [198, 51, 100, 1]);
+        let queued = analyses.request(&id, Some(&elsewhere)).await.unwrap();
+        assert_eq!(queued.status, AnalysisStatus::Queued);
+    }
+
+    /// A game played here and ended without its review queued (as games that ended before
+    /// reviews were queued with the end): its review is asked for on its own.
+    async fn played_game(store: &Store, moves: &str) -> GameId {
+        let (game, finished) = played(moves, Timestamp(3), None);
+        let row = new_game();
+        store.create_game(&row).await.unwrap();
+        store.append_plies(&row.id, 0, game.plies(), Timestamp(2)).await.unwrap();
+        store.finish_game(&row.id, &finished).await.unwrap();
+        row.id
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_full_line_of_imports_refuses_no_played_games_review() {
+        let (store, live, _search, analyses) = held(1).await;
+        // The worker holds one import, a second fills the imports' line, a third is refused.
+        let first = finished_game(&store, SHORTEST).await;
+        analyses.request(&first, None).await.unwrap();
+        until(|| live.waiting() == 1).await;
+        analyses.request(&finished_game(&store, SHORTEST).await, None).await.unwrap();
+        let third = finished_game(&store, SHORTEST).await;
+        let full = analyses.request(&third, None).await;
+        assert!(matches!(full, Err(AnalysisError::QueueFull)), "{full:?}");
+
+        let asked = played_game(&store, SHORTEST).await;
+        assert_eq!(analyses.request(&asked, None).await.unwrap().status, AnalysisStatus::Queued);
+        assert_eq!(analyses.inner.played.capacity(), 0);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_game_that_ends_while_imports_fill_their_line_is_handed_to_the_workers() {
+        let (store, live, _search, analyses) = held(1).await;
+        let first = finished_game(&store, SHORTEST).await;
+        analyses.request(&first, None).await.unwrap();
+        until(|| live.waiting() == 1).await;
+        analyses.request(&finished_game(&store, SHORTEST).await, None).await.unwrap();
+        assert_eq!(analyses.inner.imported.capacity(), 0);
+
+        let ended = ended_game(&store, SHORTEST).await;
+        analyses.game_ended(ended.clone());
+        assert!(lock(&analyses.inner.pending).contains(&ended));
+        assert_eq!(analyses.inner.played.capacity(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_worker_takes_a_played_game_before_imports_that_waited_longer() {
+        let (played, played_receiver) = mpsc::channel(4);
+        let (imported, imported_receiver) = mpsc::channel(4);
+        let mut lines = Lines { played: played_receiver, imported: imported_receiver };
+        let (import_a, import_b, game) =
+            (GameId::generate(), GameId::generate(), GameId::generate());
+        imported.send(import_a.clone()).await.unwrap();
+        imported.send(import_b.clone()).await.unwrap();
+        played.send(game.clone()).await.unwrap();
+        assert_eq!(lines.next().await, Some((game, GameSource::Played)));
+        assert_eq!(lines.next().await, Some((import_a, GameSource::Imported)));
+        assert_eq!(lines.next().await, Some((import_b, GameSource::Imported)));
+        drop((played, imported));
+        assert_eq!(lines.next().await, None);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_sweep_fills_each_line_with_its_own_games() {
+        // Three imports, then a played game, queued in the store, nobody told: the sweep hands
+        // over the played game in its line, though the imports are older, and of the imports
+        // only as many as their own line has places for.
+        let store = Store::connect("sqlite::memory:").await.unwrap();
+        let mut imports = Vec::new();
+        for _ in 0..3 {
+            let id = finished_game(&store, SHORTEST).await;
+            store.queue_analysis(&id, ENGINE, None, Timestamp(1)).await.unwrap();
+            imports.push(id);
+        }
+        let ended = ended_game(&store, SHORTEST).await;
+        let live = LiveSearches::default();
+        let _search = live.start();
+        let analyses =
+            Analyses::start(store, live.clone(), quick(1), "node-b".into(), Clock::System);
+        let analyses = analyses.unwrap();
+        until(|| live.waiting() == 1).await;
+        until(|| analyses.inner.imported.capacity() == 0).await;
+        let pending = lock(&analyses.inner.pending).clone();
+        assert!(pending.contains(&ended), "{pending:?}");
+        assert_eq!(pending.len(), 2);
+        let running = row(&analyses.inner.store, &ended).await;
+        assert_eq!(running.status, AnalysisStatus::Running);
     }
 }

@@ -6,5 +6,5 @@ pub mod puzzles;
 
 pub use analysis::{
     AnalysedPly, Analyses, AnalysisError, AnalysisResult, AnalysisSettings, DEFAULT_QUEUE,
-    DEFAULT_WORKERS, ENGINE, PER_PLAYER, SideSummary,
+    DEFAULT_WORKERS, ENGINE, PER_ADDRESS, PER_PLAYER, SideSummary,
 };
