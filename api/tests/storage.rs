@@ -43,6 +43,7 @@ on_both_backends!(
     a_move_and_its_forced_pass_are_stored_together_and_start_the_clock,
     live_timed_games_are_the_live_ones_with_a_clock_and_their_moves,
     recent_games_are_a_players_ended_games_newest_first,
+    an_imported_game_is_marked_imported_and_left_out_of_recent_games,
     a_created_room_reads_back_exactly,
     creating_a_room_with_a_taken_code_is_a_conflict,
     an_unknown_room_is_not_found_by_any_method,
@@ -475,6 +476,30 @@ async fn live_timed_games_are_the_live_ones_with_a_clock_and_their_moves(db: Db)
         GameRecord { game: created(&quiet), moves: vec![] },
     ];
     assert_eq!(live, expected);
+}
+
+async fn an_imported_game_is_marked_imported_and_left_out_of_recent_games(db: Db) {
+    let me = player(7);
+    let seat = |name: &str| SeatRow { id: Some(me.clone()), name: name.into() };
+    let played = NewGame {
+        mode: Mode::SameDevice,
+        black: seat("Black"),
+        white: seat("White"),
+        move_time_ms: None,
+        turn_started_at: None,
+        ..new_game()
+    };
+    db.store.create_game(&played).await.unwrap();
+    db.store.finish_game(&played.id, &finished(T0.plus(1_000))).await.unwrap();
+    let imported = NewGame { id: GameId::generate(), ..played.clone() };
+    let end = finished(T0.plus(2_000));
+    db.store.create_finished_game(&imported, &[place("d3")], &end).await.unwrap();
+
+    assert_eq!(db.store.game_source(&played.id).await.unwrap(), GameSource::Played);
+    assert_eq!(db.store.game_source(&imported.id).await.unwrap(), GameSource::Imported);
+    assert_not_found(db.store.game_source(&GameId::generate()).await);
+    let recent = db.store.recent_games(&me, 10).await.unwrap();
+    assert_eq!(recent, [db.store.game(&played.id).await.unwrap()]);
 }
 
 async fn recent_games_are_a_players_ended_games_newest_first(db: Db) {

@@ -1,5 +1,5 @@
-// Puzzles from your own games (/puzzles), against the real server and engine: a finished game
-// imported and reviewed gives its player puzzles; a wrong answer is told and counted, the best
+// Puzzles from your own games (/puzzles), against the real server and engine: a game played on
+// one device and reviewed gives its player puzzles; a wrong answer is told and counted, the best
 // move solves the puzzle; a visitor may try a shared puzzle and see its solution; axe finds
 // nothing, in dark mode and on a phone.
 import { test } from 'node:test';
@@ -13,22 +13,57 @@ const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile:
 // The shortest possible game: both sides blunder on the way to Black 13 – White 0.
 const SHORTEST = 'd3 c3 b3 d2 e1 d6 d7 e3 f4';
 
-/** A player `nickname` whose imported game has been reviewed: their page and puzzles. */
+/**
+ * Plays `moves` in a new game on one device (both sides the page's player), over the game's
+ * WebSocket from the page, until the game ends; returns its id.
+ */
+async function playedOnOneDevice(page, moves) {
+  const created = await call(page, 'POST', '/api/games', { mode: 'same_device' });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const id = created.body.id;
+  const outcome = await page.evaluate(async ({ id, moves }) => {
+    const socket = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/api/games/${id}/ws`);
+    const inbox = [];
+    let wake = () => {};
+    socket.onmessage = (event) => { inbox.push(JSON.parse(event.data)); wake(); };
+    await new Promise((resolve, reject) => { socket.onopen = resolve; socket.onerror = reject; });
+    const next = async (type) => {
+      for (;;) {
+        const index = inbox.findIndex((msg) => msg.type === type || msg.type === 'error');
+        if (index >= 0) return inbox.splice(index, 1)[0];
+        await new Promise((resolve) => { wake = resolve; });
+      }
+    };
+    socket.send(JSON.stringify({ type: 'join', game_id: id }));
+    await next('snapshot');
+    for (const square of moves.split(' ')) {
+      socket.send(JSON.stringify({ type: 'move', square }));
+      const answer = await next('moved');
+      if (answer.type === 'error') return answer;
+    }
+    const ended = await next('ended');
+    socket.close();
+    return ended;
+  }, { id, moves });
+  assert.equal(outcome.type, 'ended', JSON.stringify(outcome));
+  return id;
+}
+
+/** A player `nickname` whose game played on one device has been reviewed: their page and puzzles. */
 async function playerWithPuzzles(options, nickname) {
   const page = await newPage(setup.browser, options);
   await page.goto(`${setup.server.base}/rules`);
   assert.equal((await call(page, 'POST', '/api/session', { nickname })).status, 200);
-  const imported = await call(page, 'POST', '/api/games/import', { record: SHORTEST });
-  assert.equal(imported.status, 201, JSON.stringify(imported.body));
+  const gameId = await playedOnOneDevice(page, SHORTEST);
   for (let tries = 0; tries < 600; tries += 1) {
-    const analysis = await call(page, 'GET', `/api/games/${imported.body.id}/analysis`);
+    const analysis = await call(page, 'GET', `/api/games/${gameId}/analysis`);
     if (analysis.body.status === 'done') break;
     assert.notEqual(analysis.body.status, 'failed');
     await page.waitForTimeout(100);
   }
   const mine = (await call(page, 'GET', '/api/puzzles')).body;
   assert.ok(mine.puzzles.length > 0, JSON.stringify(mine));
-  return { page, mine, gameId: imported.body.id };
+  return { page, mine, gameId };
 }
 
 test('your puzzles: a wrong answer is told and counted, the best move solves it', async () => {

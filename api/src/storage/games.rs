@@ -451,14 +451,16 @@ impl Store {
         Ok(ended)
     }
 
-    /// A player's ended games (finished or aborted), most recent first, without moves.
+    /// A player's ended games (finished or aborted), most recent first, without moves. Imported
+    /// games are left out: the importer sits in both seats of one, but its moves are whoever's
+    /// the record says.
     ///
     /// # Errors
     /// [`DbError::Other`] if a stored value is corrupt.
     pub async fn recent_games(&self, player_id: &PlayerId, limit: u32) -> DbResult<Vec<GameRow>> {
         sqlx::query(&format!(
             "SELECT {columns} FROM games \
-             WHERE (black_id = $1 OR white_id = $1) AND status <> 'live' \
+             WHERE (black_id = $1 OR white_id = $1) AND status <> 'live' AND imported = 0 \
              ORDER BY finished_at DESC, id DESC LIMIT $2",
             columns = game_columns("games"),
         ))

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::analysis::{SHORTEST, analysis_done, import_finished, quick_app};
+use crate::analysis::{SHORTEST, analysis_done, import_finished, played_on_one_device, quick_app};
 use crate::helpers::User;
 
 async fn json_of(response: reqwest::Response) -> (u16, Value) {
@@ -11,9 +11,10 @@ async fn json_of(response: reqwest::Response) -> (u16, Value) {
     (status, response.json().await.unwrap())
 }
 
-/// `user`'s puzzles once the imported game `moves` is analysed: (game id, list body).
-async fn puzzles_of_import(user: &User, moves: &str) -> (String, Value) {
-    let id = import_finished(user, moves).await;
+/// `user`'s puzzles once the game `moves`, which they play on one device (both sides theirs),
+/// is analysed: (game id, list body).
+async fn puzzles_of_game(user: &User, moves: &str) -> (String, Value) {
+    let id = played_on_one_device(user, moves).await;
     analysis_done(user, &id).await;
     let (status, body) = json_of(user.get("/api/puzzles").await).await;
     assert_eq!(status, 200, "{body}");
@@ -24,7 +25,7 @@ async fn puzzles_of_import(user: &User, moves: &str) -> (String, Value) {
 async fn the_worst_mistakes_of_an_analysed_game_become_its_players_puzzles() {
     let app = quick_app().await;
     let ann = app.user("Ann").await;
-    let (game_id, body) = puzzles_of_import(&ann, SHORTEST).await;
+    let (game_id, body) = puzzles_of_game(&ann, SHORTEST).await;
     let puzzles = body["puzzles"].as_array().unwrap();
     assert!(!puzzles.is_empty(), "{body}");
     assert_eq!(body["counts"], json!({ "total": puzzles.len(), "solved": 0 }));
@@ -51,7 +52,7 @@ async fn the_worst_mistakes_of_an_analysed_game_become_its_players_puzzles() {
 async fn a_wrong_answer_is_counted_and_the_best_move_solves_the_puzzle() {
     let app = quick_app().await;
     let ann = app.user("Ann").await;
-    let (_, body) = puzzles_of_import(&ann, SHORTEST).await;
+    let (_, body) = puzzles_of_game(&ann, SHORTEST).await;
     let puzzle = &body["puzzles"][0];
     let id = puzzle["id"].as_str().unwrap();
     let (status, solution) = json_of(ann.get(&format!("/api/puzzles/{id}/solution")).await).await;
@@ -99,7 +100,7 @@ async fn anyone_may_try_a_puzzle_but_only_its_players_answers_count() {
     let app = quick_app().await;
     let ann = app.user("Ann").await;
     let bob = app.user("Bob").await;
-    let (_, body) = puzzles_of_import(&ann, SHORTEST).await;
+    let (_, body) = puzzles_of_game(&ann, SHORTEST).await;
     let id = body["puzzles"][0]["id"].as_str().unwrap();
     let (status, shown) = json_of(bob.get(&format!("/api/puzzles/{id}")).await).await;
     assert_eq!(status, 200, "{shown}");
@@ -119,7 +120,7 @@ async fn anyone_may_try_a_puzzle_but_only_its_players_answers_count() {
 async fn bad_answers_and_unknown_puzzles_are_refused() {
     let app = quick_app().await;
     let ann = app.user("Ann").await;
-    let (game_id, body) = puzzles_of_import(&ann, SHORTEST).await;
+    let (game_id, body) = puzzles_of_game(&ann, SHORTEST).await;
     let puzzle = &body["puzzles"][0];
     let id = puzzle["id"].as_str().unwrap();
     let path = format!("/api/puzzles/{id}/attempt");
@@ -150,4 +151,17 @@ async fn bad_answers_and_unknown_puzzles_are_refused() {
     assert_eq!(stranger.get("/api/puzzles").await.status(), 401);
     let refused = stranger.post(&path, &json!({ "move": legal[0] })).await;
     assert_eq!(refused.status(), 401);
+}
+
+#[actix_web::test]
+async fn an_imported_games_mistakes_make_no_puzzles() {
+    // The importer sits in both seats, but the record's moves may be anyone's.
+    let app = quick_app().await;
+    let ann = app.user("Ann").await;
+    let id = import_finished(&ann, SHORTEST).await;
+    analysis_done(&ann, &id).await;
+    let (status, body) = json_of(ann.get("/api/puzzles").await).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["puzzles"], json!([]));
+    assert_eq!(body["counts"], json!({ "total": 0, "solved": 0 }));
 }

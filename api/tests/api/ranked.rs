@@ -259,3 +259,15 @@ async fn only_three_results_a_day_between_the_same_two_accounts_are_rated() {
     }
     assert_eq!(ratings, [1, 2, 3, 3]);
 }
+
+#[actix_web::test]
+async fn an_imported_game_stays_off_the_importers_profile() {
+    let Some(app) = app().await else { return };
+    let alice = named_account(&app, "alice-sub", "Alice").await;
+    let played = crate::analysis::played_on_one_device(&alice, crate::analysis::SHORTEST).await;
+    crate::analysis::import_finished(&alice, crate::analysis::SHORTEST).await;
+    let profile: Value = app.get("/api/players/alice").await.json().await.unwrap();
+    let recent = profile["recent_games"].as_array().unwrap();
+    let ids: Vec<&Value> = recent.iter().map(|game| &game["id"]).collect();
+    assert_eq!(ids, [&json!(played)]);
+}

@@ -379,8 +379,8 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 async fn worker(inner: Arc<Inner>, lines: Arc<tokio::sync::Mutex<Lines>>) {
     loop {
         let next = lines.lock().await.next().await;
-        let Some((game_id, _source)) = next else { break };
-        if let Err(error) = analyse(&inner, &game_id).await {
+        let Some((game_id, source)) = next else { break };
+        if let Err(error) = analyse(&inner, &game_id, source).await {
             tracing::warn!(game = %game_id, %error, "analysis not stored");
         }
         lock(&inner.pending).remove(&game_id);
@@ -396,8 +396,9 @@ enum RunError {
     LostClaim,
 }
 
-/// Claims `game_id` and, if this node got it, analyses it and stores the result.
-async fn analyse(inner: &Arc<Inner>, game_id: &GameId) -> Result<(), DbError> {
+/// Claims `game_id`, from `source`, and, if this node got it, analyses it and stores the
+/// result.
+async fn analyse(inner: &Arc<Inner>, game_id: &GameId, source: GameSource) -> Result<(), DbError> {
     let store = &inner.store;
     let now = inner.clock.now();
     let stale_before = Timestamp(now.0 - STALE_AFTER_MS);
@@ -413,8 +414,12 @@ async fn analyse(inner: &Arc<Inner>, game_id: &GameId) -> Result<(), DbError> {
             return store.fail_analysis(game_id, &inner.node, &error, inner.clock.now()).await;
         }
     };
-    // The people seated, whose mistakes become puzzles (the computer's seat has no player).
-    let seats = [record.game.black.id.clone(), record.game.white.id.clone()];
+    // The people seated, whose mistakes become puzzles (the computer's seat has no player). An
+    // imported record's moves are not its seats' players', so it makes none.
+    let seats = match source {
+        GameSource::Played => [record.game.black.id.clone(), record.game.white.id.clone()],
+        GameSource::Imported => [None, None],
+    };
     let run = {
         let inner = Arc::clone(inner);
         let game_id = game_id.clone();
