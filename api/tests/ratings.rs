@@ -28,6 +28,7 @@ on_both_backends!(
     aborted_unrated_and_computer_games_leave_ratings_untouched,
     only_three_results_a_day_between_the_same_two_accounts_are_rated,
     deleting_an_account_and_signing_in_again_keeps_the_days_pair_cap,
+    a_persons_rating_history_survives_deleting_the_account_and_signing_in_again,
     two_hundred_rated_games_finishing_at_once_equal_a_sequential_replay,
     the_leaderboard_ranks_named_rated_accounts_best_first,
     deleting_an_account_keeps_its_games_under_a_deleted_player,
@@ -269,6 +270,30 @@ async fn deleting_an_account_and_signing_in_again_keeps_the_days_pair_cap(db: Db
     }
     assert_eq!(rated_results, [true, true, true, false]);
     assert_eq!(db.store.account(&bob.player_id).await.unwrap().rated_games, 3);
+}
+
+async fn a_persons_rating_history_survives_deleting_the_account_and_signing_in_again(db: Db) {
+    let ann = account(&db.store, "sub-1", "Ann").await;
+    let bob = account(&db.store, "sub-2", "Bob").await;
+    let first = ranked(&db.store, &ann.player_id, &bob.player_id).await;
+    let end = rated(Winner::Black, &ann.player_id, &bob.player_id);
+    db.store.finish_game(&first, &end).await.unwrap();
+    db.store.delete_account(&ann.player_id, T0.plus(150_000)).await.unwrap();
+    let again = db.store.sign_in(ISSUER, "sub-1", "Ann", T0.plus(160_000)).await.unwrap();
+    let second = ranked(&db.store, &again.player_id, &bob.player_id).await;
+    let end = FinishedGame {
+        finished_at: T0.plus(170_000),
+        ..rated(Winner::White, &again.player_id, &bob.player_id)
+    };
+    db.store.finish_game(&second, &end).await.unwrap();
+
+    let history = db.store.rating_history(&again.player_id).await.unwrap();
+    let games: Vec<(GameId, u32)> =
+        history.iter().map(|change| (change.game_id.clone(), change.game_number)).collect();
+    assert_eq!(games, [(first, 1), (second, 2)]);
+    assert_eq!(history[1].before, history[0].after);
+    // Bob's history is his alone.
+    assert_eq!(db.store.rating_history(&bob.player_id).await.unwrap().len(), 2);
 }
 
 async fn two_hundred_rated_games_finishing_at_once_equal_a_sequential_replay(db: Db) {

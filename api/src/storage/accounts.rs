@@ -295,16 +295,26 @@ impl Store {
         Ok(Some(ahead + 1))
     }
 
-    /// Player `id`'s rated games, oldest first.
+    /// Player `id`'s rated games, oldest first: with those of the same person under an earlier
+    /// account (deleted, then signed in again with its standing kept), as the standing is theirs.
     ///
     /// # Errors
     /// [`DbError::Other`] when the database fails.
     pub async fn rating_history(&self, id: &PlayerId) -> DbResult<Vec<RatingChange>> {
+        let identity = sqlx::query("SELECT issuer, subject FROM accounts WHERE player_id = $1")
+            .bind(id.as_str())
+            .fetch_optional(&self.pool)
+            .await?;
+        let person = match identity {
+            Some(row) => person(&get(&row, "issuer")?, &get(&row, "subject")?, id.as_str()),
+            None => person(&None, &None, id.as_str()),
+        };
         sqlx::query(
             "SELECT game_id, player_id, color, game_number, rating_before, rating_after, at \
-             FROM rating_changes WHERE player_id = $1 ORDER BY game_number",
+             FROM rating_changes WHERE player_id = $1 OR person = $2 ORDER BY game_number, at",
         )
         .bind(id.as_str())
+        .bind(person)
         .fetch_all(&self.pool)
         .await?
         .iter()
@@ -522,14 +532,18 @@ async fn standing(tx: &mut Transaction<'_, Any>, id: &str) -> DbResult<Option<(S
         rating: get(&row, "rating")?,
         rated_games: convert("rated_games", get::<i32>(&row, "rated_games")?)?,
     };
-    let issuer: Option<String> = get(&row, "issuer")?;
-    let subject: Option<String> = get(&row, "subject")?;
-    let person = match (issuer, subject) {
-        (Some(issuer), Some(subject)) => identity_hash(&issuer, &subject),
+    let person = person(&get(&row, "issuer")?, &get(&row, "subject")?, id);
+    Ok(Some((standing, person)))
+}
+
+/// Who account `id` is across accounts, as its rating changes record it: the hash of its
+/// identity (issuer and subject).
+fn person(issuer: &Option<String>, subject: &Option<String>, id: &str) -> String {
+    match (issuer, subject) {
+        (Some(issuer), Some(subject)) => identity_hash(issuer, subject),
         // Every account that is not deleted has its identity; should one not, it is its own.
         _ => format!("player:{id}"),
-    };
-    Ok(Some((standing, person)))
+    }
 }
 
 /// Moves one account's rating and counts, and records the change.
