@@ -115,6 +115,8 @@ struct Counted {
     ticket: u64,
     address: ClientKey,
     cancel: Arc<AtomicBool>,
+    /// Wakes the request if it waits for a worker when it is cancelled.
+    wake: Arc<tokio::sync::Notify>,
 }
 
 /// A requester's requests running or waiting, oldest first.
@@ -210,10 +212,13 @@ impl BoardValues {
             let _waiting = Waiting::enter(&self.inner).inspect_err(|error| {
                 self.inner.metrics.error(ErrorKind::Refused, error.code());
             })?;
-            Arc::clone(&self.inner.workers)
-                .acquire_owned()
-                .await
-                .map_err(|_| BoardValuesError::Busy)?
+            // A request replaced while it waits leaves the line at once: it no longer counts
+            // against its address, so it must not keep a waiting place either.
+            let workers = Arc::clone(&self.inner.workers);
+            tokio::select! {
+                permit = workers.acquire_owned() => permit.map_err(|_| BoardValuesError::Busy)?,
+                () = ticket.cancelled() => return Err(BoardValuesError::Superseded),
+            }
         };
         if ticket.cancel.load(Ordering::Relaxed) {
             return Err(BoardValuesError::Superseded);
@@ -264,7 +269,17 @@ struct Ticket {
     address: ClientKey,
     id: u64,
     cancel: Arc<AtomicBool>,
+    wake: Arc<tokio::sync::Notify>,
     _counted: BoardRequestGuard,
+}
+
+impl Ticket {
+    /// Resolves once a newer request of the same requester has cancelled this one.
+    async fn cancelled(&self) {
+        while !self.cancel.load(Ordering::Relaxed) {
+            self.wake.notified().await;
+        }
+    }
 }
 
 impl Ticket {
@@ -292,11 +307,15 @@ impl Ticket {
         let id = inner.next_ticket.fetch_add(1, Ordering::Relaxed);
         let cancel = Arc::new(AtomicBool::new(false));
         let queue = counts.requesters.entry(requester.clone()).or_default();
-        queue.push_back(Counted { ticket: id, address, cancel: Arc::clone(&cancel) });
+        let wake = Arc::new(tokio::sync::Notify::new());
+        let counted =
+            Counted { ticket: id, address, cancel: Arc::clone(&cancel), wake: Arc::clone(&wake) };
+        queue.push_back(counted);
         let mut replaced = Vec::new();
         while queue.len() > IN_FLIGHT_PER_REQUESTER {
             if let Some(oldest) = queue.pop_front() {
                 oldest.cancel.store(true, Ordering::Relaxed);
+                oldest.wake.notify_one();
                 replaced.push(oldest.address);
             }
         }
@@ -310,6 +329,7 @@ impl Ticket {
             address,
             id,
             cancel,
+            wake,
             _counted: inner.metrics.board_request(),
         })
     }
@@ -494,6 +514,34 @@ mod tests {
         assert_eq!(first.await.unwrap(), Err(BoardValuesError::Superseded));
         assert!(second.await.unwrap().is_ok());
         assert!(third.await.unwrap().is_ok());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_waiting_request_replaced_by_newer_ones_leaves_the_line_at_once() {
+        let live = LiveSearches::default();
+        let search = live.start();
+        let pool = pool(quick(1, 3), &live);
+        let ask = |name: &'static str, board: Board| {
+            let pool = pool.clone();
+            tokio::spawn(async move { pool.values(player(name), here(), board).await })
+        };
+        let running = ask("aaaaaaaaaaaaaaaa", Board::start());
+        until(|| live.waiting() == 1).await;
+        // Bob's first request waits; his next two replace it while the worker is still held.
+        let replaced = ask("bbbbbbbbbbbbbbbb", after(Square::D3));
+        until(|| pool.inner.waiting.load(Ordering::SeqCst) == 1).await;
+        let second = ask("bbbbbbbbbbbbbbbb", after(Square::C4));
+        until(|| pool.inner.waiting.load(Ordering::SeqCst) == 2).await;
+        let third = ask("bbbbbbbbbbbbbbbb", after(Square::F5));
+        // It answers while the worker is still held (the bound only keeps a failure from
+        // hanging the test).
+        let answered = tokio::time::timeout(std::time::Duration::from_secs(10), replaced).await;
+        assert_eq!(answered.expect("answered at once").unwrap(), Err(BoardValuesError::Superseded));
+        until(|| pool.inner.waiting.load(Ordering::SeqCst) == 2).await;
+        drop(search);
+        for request in [running, second, third] {
+            assert!(request.await.unwrap().is_ok());
+        }
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
