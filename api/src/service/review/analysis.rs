@@ -217,6 +217,9 @@ struct Inner {
     pending: Mutex<HashSet<GameId>>,
     /// Where the reviews run: below every thread of live games.
     threads: IdleThreads,
+    /// Held by a request from its count of what its player and address have waiting until its
+    /// row is queued, so that a burst of requests cannot all pass the caps before any lands.
+    requests: tokio::sync::Mutex<()>,
 }
 
 impl Inner {
@@ -277,6 +280,7 @@ impl Analyses {
             imported,
             pending,
             threads,
+            requests: tokio::sync::Mutex::new(()),
         });
         let lines = Lines { played: played_receiver, imported: imported_receiver };
         let lines = Arc::new(tokio::sync::Mutex::new(lines));
@@ -314,6 +318,10 @@ impl Analyses {
         if let Some(row) = self.kept(game_id).await? {
             return Ok(row);
         }
+        let _counted = match by {
+            Some(_) => Some(self.inner.requests.lock().await),
+            None => None,
+        };
         if let Some(by) = by {
             if store.open_analyses_requested_by(&by.player).await? >= PER_PLAYER {
                 return Err(AnalysisError::TooMany);
@@ -829,6 +837,23 @@ mod tests {
         let elsewhere = requester(3, [198, 51, 100, 1]);
         let queued = analyses.request(&id, Some(&elsewhere)).await.unwrap();
         assert_eq!(queued.status, AnalysisStatus::Queued);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_burst_of_requests_from_one_address_queues_no_more_than_its_cap() {
+        let (store, _, _search, analyses) = held(40).await;
+        let mut games = Vec::new();
+        for _ in 0..12 {
+            games.push(finished_game(&store, SHORTEST).await);
+        }
+        let asked = games.iter().enumerate().map(|(n, id)| {
+            let analyses = analyses.clone();
+            let by = requester(u8::try_from(n % 6).unwrap(), [203, 0, 113, 2]);
+            async move { analyses.request(id, Some(&by)).await }
+        });
+        let answers = futures_util::future::join_all(asked).await;
+        let queued = answers.iter().filter(|answer| answer.is_ok()).count();
+        assert_eq!(queued, PER_ADDRESS as usize, "{answers:?}");
     }
 
     /// A game played here and ended without its review queued (as games that ended before
