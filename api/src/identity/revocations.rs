@@ -17,7 +17,7 @@ use tokio::sync::broadcast;
 
 use crate::domain::{PlayerId, Timestamp};
 use crate::identity::session::LIFETIME_SECONDS;
-use crate::storage::{DbResult, Revocation, Store};
+use crate::storage::{DbError, DbResult, Revocation, Store};
 
 /// How often a node reads the revocations other nodes made.
 pub const POLL_EVERY: Duration = Duration::from_secs(2);
@@ -62,6 +62,9 @@ impl Revocations {
     /// node. The stored revocation expires with the last session it ends, [`LIFETIME_SECONDS`]
     /// after `at`.
     ///
+    /// The store's write runs to its end even if the caller is dropped meanwhile (a request
+    /// whose client left), so a revocation this node recorded always reaches the others.
+    ///
     /// # Errors
     /// The store could not record it; this node has recorded it all the same.
     pub async fn revoke(&self, store: &Store, player: &PlayerId, at: Timestamp) -> DbResult<()> {
@@ -71,7 +74,11 @@ impl Revocations {
             valid_after: at,
             expires_at: at.plus(LIFETIME_MS),
         };
-        store.revoke_sessions(&revocation).await
+        let store = store.clone();
+        let write = tokio::spawn(async move { store.revoke_sessions(&revocation).await });
+        write
+            .await
+            .map_err(|error| DbError::Other(format!("the revocation's write failed: {error}")))?
     }
 
     /// Reads every revocation still in force at `now` from `store`, after deleting the expired

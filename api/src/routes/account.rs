@@ -104,7 +104,17 @@ async fn delete(
 ) -> Result<HttpResponse, AccountError> {
     let session = session.filter(|session| session.account).ok_or(AccountError::NotSignedIn)?;
     let now = Timestamp::now();
-    store.delete_account(&session.player, now).await?;
-    revocations.revoke(&store, &session.player, now).await?;
+    // Deleting and ending the sessions run to their end together, even if the client leaves
+    // meanwhile; an account deleted already (by a request that was cut short) has its
+    // sessions ended all the same.
+    let player = session.player;
+    let ended = actix_web::rt::spawn(async move {
+        let deleted = store.delete_account(&player, now).await;
+        if matches!(deleted, Ok(()) | Err(DbError::NotFound)) {
+            revocations.revoke(&store, &player, now).await?;
+        }
+        deleted.map_err(AccountError::from)
+    });
+    ended.await.map_err(|error| AccountError::Unavailable(error.to_string()))??;
     Ok(HttpResponse::NoContent().cookie(keys.removal_cookie()).finish())
 }
