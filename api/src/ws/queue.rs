@@ -190,12 +190,14 @@ impl QueueSocket {
             Err(ServiceError::OverBudget(over)) => {
                 // The computer would have stood in, but this player or address has as many
                 // games against it in progress as it may.
-                socket.send(&QueueMsg::error(codes::TOO_MANY_GAMES, over)).await
+                socket.send(&QueueMsg::error(codes::TOO_MANY_GAMES, over)).await?;
+                Err(Close::With(CloseCode::Normal, "not paired"))
             }
             Err(error) => {
                 tracing::error!(%error, "starting a paired game failed");
                 let message = "the game could not be started; please look for an opponent again";
-                socket.send(&QueueMsg::error(codes::UNAVAILABLE, message)).await
+                socket.send(&QueueMsg::error(codes::UNAVAILABLE, message)).await?;
+                Err(Close::With(CloseCode::Normal, "not paired"))
             }
         }
     }

@@ -394,10 +394,7 @@ async fn follow_up_loop(registry: Weak<Inner>, mut requests: mpsc::UnboundedRece
                     analyses.game_ended(id);
                 }
             }
-            FollowUp::Stopped(id) => {
-                lock(&hub.inner.context.budget).release(&id);
-                hub.remove_if_stopped(&id);
-            }
+            FollowUp::Stopped(id) => hub.remove_if_stopped(&id),
         }
     }
 }

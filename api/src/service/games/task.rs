@@ -236,6 +236,9 @@ impl GameTask {
         for cancel in self.searches.values() {
             cancel.store(true, Ordering::Relaxed);
         }
+        // Its place in the budget is given back while it still counts as running, so a start
+        // of the same game after this (counted anew) cannot lose its place to this stop.
+        self.context.budget.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).release(&id);
         self.requests.close();
         self.context.router.stopped(&id).await;
         let _ = self.context.follow_ups.send(FollowUp::Stopped(id));
