@@ -10,8 +10,8 @@ use outflank_api::domain::{
 };
 use outflank_api::storage::{
     AnalysisRequester, AnalysisRow, AnalysisStatus, Backend, DbError, FinishedGame, GameRecord,
-    GameRow, GameSource, MoveRow, NewGame, NewRoom, PuzzleCounts, PuzzleRow, QueuedAnalysis,
-    Revocation, RoomGame, RoomMember, RoomRow, SeatRow, SeatStanding, Store,
+    GameRow, GameSource, InProgress, MoveRow, NewGame, NewRoom, PuzzleCounts, PuzzleRow,
+    QueuedAnalysis, Revocation, RoomGame, RoomMember, RoomRow, SeatRow, SeatStanding, Store,
 };
 use outflank_engine::ai::Level;
 use outflank_engine::{Board, Move, Square};
@@ -38,6 +38,7 @@ on_both_backends!(
     truncating_removes_the_later_plies,
     a_game_finishes_exactly_once,
     a_games_client_is_kept_while_it_is_live_and_forgotten_when_it_ends,
+    games_in_progress_are_counted_by_player_and_by_client_for_one_mode,
     an_ended_game_takes_no_more_writes,
     a_game_cannot_finish_as_live,
     a_move_and_its_forced_pass_are_stored_together_and_start_the_clock,
@@ -380,6 +381,50 @@ async fn a_games_client_is_kept_while_it_is_live_and_forgotten_when_it_ends(db: 
     store.abort_abandoned_games(T0.plus(1), T0.plus(2_000)).await.unwrap();
     assert_eq!(origin(computer.id).await, None);
     assert_eq!(origin(abandoned.id).await, None);
+}
+
+async fn games_in_progress_are_counted_by_player_and_by_client_for_one_mode(db: Db) {
+    let here = client("203.0.113.9");
+    let from_here = |game: NewGame| NewGame { origin: Some(here), ..game };
+    // Ann (1) has two computer games from here; Bob (2) one from here and one from elsewhere;
+    // Ann's game on one device, a finished one and one left long ago do not count.
+    let counted = [
+        from_here(computer_game(1, T0.plus(10_000))),
+        from_here(computer_game(1, T0.plus(10_000))),
+        from_here(computer_game(2, T0.plus(10_000))),
+        NewGame { origin: Some(client("198.51.100.1")), ..computer_game(2, T0.plus(10_000)) },
+    ];
+    let same_device = NewGame {
+        mode: Mode::SameDevice,
+        level: None,
+        white: SeatRow { id: Some(player(1)), name: "Ann".into() },
+        ..from_here(computer_game(1, T0.plus(10_000)))
+    };
+    let finished_one = from_here(computer_game(1, T0.plus(10_000)));
+    let left = from_here(computer_game(1, T0));
+    for game in counted.iter().chain([&same_device, &finished_one, &left]) {
+        db.store.create_game(game).await.unwrap();
+    }
+    db.store.finish_game(&finished_one.id, &finished(T0.plus(11_000))).await.unwrap();
+
+    let active_since = T0.plus(5_000);
+    let (ann, bob, cat) = (player(1), player(2), player(3));
+    let store = &db.store;
+    let count = |mode, who| store.games_in_progress_of(mode, who, here, active_since);
+    assert_eq!(
+        count(Mode::Computer, &ann).await.unwrap(),
+        InProgress { of_player: 2, from_client: 3 }
+    );
+    assert_eq!(
+        count(Mode::Computer, &bob).await.unwrap(),
+        InProgress { of_player: 2, from_client: 3 }
+    );
+    assert_eq!(
+        count(Mode::Computer, &cat).await.unwrap(),
+        InProgress { of_player: 0, from_client: 3 }
+    );
+    let on_one_device = count(Mode::SameDevice, &ann).await.unwrap();
+    assert_eq!(on_one_device, InProgress { of_player: 1, from_client: 1 });
 }
 
 async fn a_game_finishes_exactly_once(db: Db) {

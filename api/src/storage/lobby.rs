@@ -37,7 +37,7 @@ pub struct LobbyGame {
 
 /// The SQL condition "live and in progress", with `$1` the time since which a game without a
 /// clock must have changed; `g` is the `games` table.
-fn in_progress() -> String {
+pub(super) fn in_progress() -> String {
     format!("g.status = 'live' AND (g.mode IN {TIMED_MODES} OR {} >= $1)", last_change("g"))
 }
 

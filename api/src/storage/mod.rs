@@ -27,6 +27,7 @@ mod analyses;
 mod columns;
 mod error;
 mod games;
+mod in_progress;
 mod lobby;
 mod models;
 mod players;
@@ -42,6 +43,7 @@ mod write_latency;
 
 pub use accounts::{AccountRow, DELETED_PLAYER, NameError};
 pub use error::{DbError, DbResult};
+pub use in_progress::InProgress;
 pub use lobby::{LobbyGame, SeatStanding};
 pub use models::{
     AnalysisRequester, AnalysisRow, AnalysisStatus, FinishedGame, GameRecord, GameRow, GameSource,

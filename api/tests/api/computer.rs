@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use crate::helpers::{Socket, TestApp, User, legal_squares, spawn_app};
+use crate::helpers::{Socket, TestApp, User, legal_squares, spawn_app, spawn_app_with_clock};
 
 /// Ann, and a new game of hers against the computer at Easy, Ann playing Black.
 async fn easy_game_as_black(app: &TestApp) -> (User, String) {
@@ -156,26 +156,10 @@ async fn many_sessions_of_one_address_share_its_computer_games() {
     assert_eq!(body["error"]["code"], "too_many_games");
 }
 
-#[actix_web::test]
-async fn games_opened_again_after_a_restart_take_back_their_addresses_places() {
-    let mut app = spawn_app().await;
+/// The refusal a new game against the computer gets from `app` when the address is full.
+async fn refused_as_the_address_is_full(app: &TestApp, nickname: &str) {
     let new_game = json!({ "mode": "computer", "level": "easy", "color": "black" });
-    let mut first_wave = Vec::new();
-    for n in 0..10 {
-        let guest = app.user(&format!("Guest {n}")).await;
-        let id = guest.create_game(new_game.clone()).await;
-        first_wave.push((guest, id));
-    }
-    app.restart().await;
-    // Nothing runs after the restart, so a new game is let in; the first wave, opened again,
-    // counts under the address that started it, and the address is full again.
-    app.user("Late").await.create_game(new_game.clone()).await;
-    let mut sockets = Vec::new();
-    for (guest, id) in &mut first_wave {
-        guest.reconnect_to(&app);
-        sockets.push(guest.join(id).await.0);
-    }
-    let refused = app.user("One more").await.post("/api/games", &new_game).await;
+    let refused = app.user(nickname).await.post("/api/games", &new_game).await;
     assert_eq!(refused.status(), 429);
     let body: Value = refused.json().await.unwrap();
     assert_eq!(body["error"]["code"], "too_many_games");
@@ -183,6 +167,31 @@ async fn games_opened_again_after_a_restart_take_back_their_addresses_places() {
         body["error"]["message"],
         "your network already has 10 games against the computer in progress: finish or leave one first"
     );
+}
+
+#[actix_web::test]
+async fn games_in_progress_count_after_a_restart_and_again_when_opened_after_a_long_pause() {
+    let mut app = spawn_app_with_clock().await;
+    let new_game = json!({ "mode": "computer", "level": "easy", "color": "black" });
+    let mut first_wave = Vec::new();
+    for n in 0..10 {
+        let guest = app.user(&format!("Guest {n}")).await;
+        let id = guest.create_game(new_game.clone()).await;
+        first_wave.push((guest, id));
+    }
+    // Nothing runs after the restart, but the games are in progress: they count.
+    app.restart().await;
+    refused_as_the_address_is_full(&app, "Eager").await;
+    // Left for eleven minutes they no longer count, so a new game is let in; opened again,
+    // they count under the address that started them, and the address is full again.
+    app.advance(11 * 60_000);
+    app.user("Late").await.create_game(new_game.clone()).await;
+    let mut sockets = Vec::new();
+    for (guest, id) in &mut first_wave {
+        guest.reconnect_to(&app);
+        sockets.push(guest.join(id).await.0);
+    }
+    refused_as_the_address_is_full(&app, "One more").await;
 }
 
 #[actix_web::test]

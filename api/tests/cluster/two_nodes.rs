@@ -125,3 +125,20 @@ async fn signing_out_on_one_node_closes_the_players_socket_on_another() {
     on_node_0.1.send(json!({ "type": "ping" })).await;
     on_node_0.1.expect("pong").await;
 }
+
+#[actix_web::test]
+async fn an_addresss_games_against_the_computer_count_on_every_node() {
+    let Some(nodes) = spawn_nodes(2).await else { return };
+    let new_game = json!({ "mode": "computer", "level": "easy", "color": "black" });
+    for n in 0..10 {
+        let guest = nodes[n % 2].user(&format!("Guest {n}")).await;
+        guest.create_game(new_game.clone()).await;
+    }
+    // Each node runs five, but the address has ten in progress across the site.
+    for node in &nodes {
+        let refused = node.user("One more").await.post("/api/games", &new_game).await;
+        assert_eq!(refused.status(), 429);
+        let body: Value = refused.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "too_many_games");
+    }
+}

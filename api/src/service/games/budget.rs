@@ -8,7 +8,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::domain::{ClientKey, GameId, PlayerId};
+use crate::domain::{ClientKey, GameId, Mode, PlayerId};
 use crate::live::Setup;
 
 /// The kinds of games with a budget.
@@ -26,6 +26,14 @@ impl BudgetKind {
             Setup::Computer { human, .. } => Some((BudgetKind::Computer, human.id.clone())),
             Setup::SameDevice { player } => Some((BudgetKind::SameDevice, player.id.clone())),
             Setup::Friend { .. } | Setup::Quick { .. } | Setup::Ranked { .. } => None,
+        }
+    }
+
+    /// The mode of the games of this kind.
+    pub const fn mode(self) -> Mode {
+        match self {
+            BudgetKind::Computer => Mode::Computer,
+            BudgetKind::SameDevice => Mode::SameDevice,
         }
     }
 

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, Weak};
 use outflank_engine::Game;
 use tokio::sync::{broadcast, mpsc};
 
-use crate::domain::{GameId, RoomCode};
+use crate::domain::{ClientKey, GameId, PlayerId, RoomCode};
 use crate::live::{GameState, Setup, Timing};
 use crate::metrics::{ErrorKind, Metrics};
 use crate::service::ServiceError;
@@ -22,7 +22,7 @@ pub const ABANDONED_AFTER_MS: i64 = 30 * 24 * 3600 * 1000;
 /// How often the store is swept for such games (and once at start-up).
 const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
 
-use super::budget::{BudgetKind, GameBudget};
+use super::budget::{BudgetKind, GameBudget, OverBudget};
 use super::convert;
 use super::handle::{GameHandle, Locate, Route, RouteFuture};
 use super::local_game::LocalGame;
@@ -136,7 +136,11 @@ impl GameHub {
             return self.create(setup, game, None, origin).await;
         };
         let id = GameId::generate();
-        let admitted = lock(&self.inner.context.budget).admit(id.clone(), kind, player, client);
+        let context = &self.inner.context;
+        let admitted = match self.in_progress_elsewhere(kind, &player, client).await {
+            Err(over) => Err(over),
+            Ok(()) => lock(&context.budget).admit(id.clone(), kind, player, client),
+        };
         if let Err(over) = admitted {
             self.inner.context.metrics.error(ErrorKind::Refused, "too_many_games");
             tracing::info!(%client, %over, "a game was refused");
@@ -147,6 +151,31 @@ impl GameHub {
         self.create_with_id(id.clone(), setup, game, None, origin).await?;
         admission.started();
         Ok(id)
+    }
+
+    /// Whether `player` and `client` are within the budget of `kind` as the store counts it:
+    /// the games in progress (changed lately) on every node, not only those running here.
+    async fn in_progress_elsewhere(
+        &self,
+        kind: BudgetKind,
+        player: &PlayerId,
+        client: ClientKey,
+    ) -> Result<(), OverBudget> {
+        let context = &self.inner.context;
+        let idle_ms = i64::try_from(task::IDLE_TIMEOUT.as_millis()).unwrap_or(i64::MAX);
+        let active_since = crate::domain::Timestamp(context.clock.now().0.saturating_sub(idle_ms));
+        let counted =
+            context.store.games_in_progress_of(kind.mode(), player, client, active_since).await;
+        // The store unreachable: this node's own count decides, as the game cannot be
+        // created anyway.
+        let Ok(counted) = counted else { return Ok(()) };
+        if counted.of_player as usize >= kind.per_player() {
+            return Err(OverBudget::Player(kind));
+        }
+        if counted.from_client as usize >= kind.per_client() {
+            return Err(OverBudget::Client(kind));
+        }
+        Ok(())
     }
 
     /// Like [`GameHub::create`] with a given id. If a game with that id exists already (another

@@ -34,7 +34,7 @@ use super::router::Router;
 /// How long a game's task stays up with nobody watching once the game is over (for rematches and
 /// late viewers), or while a game without a clock waits for its player; a later request starts
 /// it again from the store.
-const IDLE_TIMEOUT: Duration = Duration::from_secs(600);
+pub(super) const IDLE_TIMEOUT: Duration = Duration::from_secs(600);
 /// Pause before retrying a deadline whose events could not be stored.
 const RETRY_AFTER_STORAGE_ERROR: Duration = Duration::from_secs(1);
 /// Requests waiting for a game's task; senders wait when it is full.
