@@ -717,7 +717,12 @@ mod tests {
     /// A game stored live with `moves`, then ended as a game task ends one with a result: its
     /// review queued with its end.
     async fn ended_game(store: &Store, moves: &str) -> GameId {
-        let (game, finished) = played(moves, Timestamp(3), Some(ENGINE.to_owned()));
+        stored_live_then_ended(store, moves, Some(ENGINE.to_owned())).await
+    }
+
+    /// A game stored live with `moves`, then ended with its review queued or not.
+    async fn stored_live_then_ended(store: &Store, moves: &str, review: Option<String>) -> GameId {
+        let (game, finished) = played(moves, Timestamp(3), review);
         let row = new_game();
         store.create_game(&row).await.unwrap();
         store.append_plies(&row.id, 0, game.plies(), Timestamp(2)).await.unwrap();
@@ -859,12 +864,7 @@ mod tests {
     /// A game played here and ended without its review queued (as games that ended before
     /// reviews were queued with the end): its review is asked for on its own.
     async fn played_game(store: &Store, moves: &str) -> GameId {
-        let (game, finished) = played(moves, Timestamp(3), None);
-        let row = new_game();
-        store.create_game(&row).await.unwrap();
-        store.append_plies(&row.id, 0, game.plies(), Timestamp(2)).await.unwrap();
-        store.finish_game(&row.id, &finished).await.unwrap();
-        row.id
+        stored_live_then_ended(store, moves, None).await
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
