@@ -23,6 +23,7 @@ use crate::service::{
 };
 use crate::stop_watchdog::{self, Step};
 use crate::storage::{DbError, Store};
+use crate::ws::caps::OpenSockets;
 use outflank_matchmaker::{AnyQueue, QueueError};
 
 /// Settings key of the generated session secret.
@@ -147,6 +148,7 @@ impl Application {
             Some(url) => Some(Cluster::connect(url.expose(), &settings.redis_prefix).await?),
             None => None,
         };
+        let shared_sockets = cluster.as_ref().map(|(cluster, _)| cluster.clone());
         let router = match &cluster {
             Some((cluster, _)) => Router::Cluster(cluster.clone()),
             None => Router::Alone,
@@ -192,7 +194,11 @@ impl Application {
         let matchmaking = web::Data::new(matchmaking);
         let sockets_per_address =
             usize::try_from(settings.sockets_per_address).unwrap_or(usize::MAX);
-        let online = web::Data::new(Online::new(sockets_per_address));
+        let online = Online::new(sockets_per_address);
+        let open_sockets = OpenSockets::new(online.clone(), shared_sockets);
+        actix_web::rt::spawn(open_sockets.clone().recount_after_reconnections());
+        let open_sockets = web::Data::new(open_sockets);
+        let online = web::Data::new(online);
         let trusted_proxies = web::Data::new(settings.trusted_proxies.clone());
         let rate_limits = web::Data::new(
             RateLimits::new(
@@ -230,6 +236,7 @@ impl Application {
                 .app_data(room_joins.clone())
                 .app_data(matchmaking.clone())
                 .app_data(online.clone())
+                .app_data(open_sockets.clone())
                 .app_data(metrics.clone())
                 .app_data(rate_limits.clone())
                 .app_data(trusted_proxies.clone())

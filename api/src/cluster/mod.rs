@@ -8,6 +8,7 @@
 //! is alive with a short-lived key renewed every second; a lease whose owner stopped proving it
 //! is taken over by the next node that needs the game, which rebuilds it from the store.
 
+mod sockets;
 pub mod wire;
 
 use std::collections::HashMap;
@@ -24,6 +25,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::domain::GameId;
 use crate::live::{Announcement, Broadcast};
+pub use sockets::{CapReached, SharedSocket, SocketCaps};
 use wire::{GameWire, NodeMsg, Reply, WireError};
 
 /// How long a node's proof of life lasts; it is renewed every [`HEARTBEAT`].

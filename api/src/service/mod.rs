@@ -32,7 +32,7 @@ pub use games::{
 };
 pub use matchmaking::{GUEST_RATING, Matchmaking, Paired, SeekRefusal};
 pub use online::{
-    DEFAULT_SOCKETS_PER_CLIENT, MAX_SOCKETS_PER_PLAYER, Online, OnlineGuard, TooManySockets,
+    DEFAULT_SOCKETS_PER_CLIENT, Held, MAX_SOCKETS_PER_PLAYER, Online, OnlineGuard, TooManySockets,
     Visitor,
 };
 pub use review::{

@@ -95,9 +95,31 @@ impl Online {
         self.sockets().per_player.keys().cloned().collect()
     }
 
+    /// The most sockets one client address may hold.
+    pub fn client_cap(&self) -> usize {
+        self.sockets().client_cap
+    }
+
+    /// The sockets held now, per client address and per player: what this node counts in a
+    /// cluster-wide tally.
+    pub fn held(&self) -> Held {
+        let sockets = self.sockets();
+        Held {
+            per_client: sockets.per_client.iter().map(|(key, n)| (*key, *n)).collect(),
+            per_player: sockets.per_player.iter().map(|(key, n)| (key.clone(), *n)).collect(),
+        }
+    }
+
     fn sockets(&self) -> std::sync::MutexGuard<'_, Sockets> {
         self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
+}
+
+/// The sockets one node holds, per client address and per player.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Held {
+    pub per_client: Vec<(ClientKey, usize)>,
+    pub per_player: Vec<(PlayerId, usize)>,
 }
 
 /// One open socket; dropping it counts it out.
@@ -177,5 +199,18 @@ mod tests {
         assert!(online.try_enter(&elsewhere).is_ok());
         drop(held);
         assert!(online.try_enter(&anonymous).is_ok());
+    }
+
+    #[test]
+    fn held_sockets_are_listed_per_address_and_per_player() {
+        let online = Online::default();
+        let ann = PlayerId::generate();
+        let _first = online.try_enter(&player(&ann)).unwrap();
+        let _second = online.try_enter(&player(&ann)).unwrap();
+        let _spectator = online.try_enter(&Visitor { player: None, client: client(2) }).unwrap();
+        let mut held = online.held();
+        held.per_client.sort();
+        assert_eq!(held.per_client, [(client(1), 2), (client(2), 1)]);
+        assert_eq!(held.per_player, [(ann, 2)]);
     }
 }

@@ -16,8 +16,9 @@ use crate::domain::{GameId, PlayerId};
 use crate::http::error::error_response;
 use crate::live::{Action, Announcement, Broadcast, CatchUp, Seat};
 use crate::metrics::{ErrorKind, Metrics, SocketKind};
-use crate::service::{GameHandle, GameHub, Online, ServiceError, Subscription};
+use crate::service::{GameHandle, GameHub, ServiceError, Subscription};
 
+use super::caps::OpenSockets;
 use super::protocol::{ClientMsg, ServerMsg, codes};
 use super::socket::{self, Close, Conversation, Flow, Socket};
 
@@ -36,7 +37,7 @@ async fn connect(
     body: web::Payload,
     path: web::Path<String>,
     hub: web::Data<GameHub>,
-    online: web::Data<Online>,
+    sockets: web::Data<OpenSockets>,
     metrics: web::Data<Metrics>,
 ) -> Result<HttpResponse, actix_web::Error> {
     let not_found =
@@ -52,7 +53,7 @@ async fn connect(
     };
     let visitor = socket::visitor(&request, session.clone());
     // The handshake and the caps first: a request that will not become a socket starts no game.
-    let admitted = match socket::admit(&request, &visitor, &online, &metrics) {
+    let admitted = match socket::admit(&request, &visitor, &sockets, &metrics).await {
         Ok(admitted) => admitted,
         Err(response) => return Ok(*response),
     };

@@ -2,6 +2,7 @@
 //! run by one loop (`socket`: caps, limits, heartbeats) and speaking the messages of
 //! `protocol`.
 
+pub mod caps;
 mod fragments;
 pub mod game;
 pub mod protocol;

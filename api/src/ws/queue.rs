@@ -13,8 +13,9 @@ use crate::domain::{ClientKey, Timestamp};
 use crate::http::error::error_response;
 use crate::live::Human;
 use crate::metrics::{ErrorKind, Metrics, SocketKind};
-use crate::service::{Matchmaking, Online, SeekRefusal, ServiceError};
+use crate::service::{Matchmaking, SeekRefusal, ServiceError};
 
+use super::caps::OpenSockets;
 use super::protocol::{OpponentMsg, QueueMsg, QueueName, SeekerError, SeekerMsg, codes};
 use super::socket::{self, Close, Conversation, Flow, Socket};
 
@@ -31,7 +32,7 @@ async fn connect(
     request: HttpRequest,
     body: web::Payload,
     matchmaking: web::Data<Matchmaking>,
-    online: web::Data<Online>,
+    sockets: web::Data<OpenSockets>,
     metrics: web::Data<Metrics>,
 ) -> Result<HttpResponse, actix_web::Error> {
     let Some((session, watch)) = socket::session(&request, matchmaking.now()) else {
@@ -42,7 +43,7 @@ async fn connect(
         ));
     };
     let visitor = socket::visitor(&request, Some(session.player.clone()));
-    let admitted = match socket::admit(&request, &visitor, &online, &metrics) {
+    let admitted = match socket::admit(&request, &visitor, &sockets, &metrics).await {
         Ok(admitted) => admitted,
         Err(response) => return Ok(*response),
     };

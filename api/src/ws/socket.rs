@@ -20,7 +20,9 @@ use crate::http::session::current_session_issued;
 use crate::identity::revocations::{Revocations, SessionWatch};
 use crate::identity::session::Session as PlayerSession;
 use crate::metrics::{ErrorKind, Metrics, SocketGuard, SocketKind};
-use crate::service::{Online, OnlineGuard, TooManySockets, Visitor};
+use crate::service::{TooManySockets, Visitor};
+
+use super::caps::{Counted, OpenSockets};
 
 use super::fragments::{FragmentError, Fragments};
 use super::protocol::{ErrorMsg, MAX_FRAME_BYTES, MAX_MESSAGES_PER_SECOND, codes};
@@ -72,8 +74,8 @@ pub struct Socket {
     window: (Instant, u32),
     /// The frames of a fragmented message being received.
     fragments: Fragments,
-    /// Counts this socket as someone online.
-    _online: OnlineGuard,
+    /// Counts this socket as someone online, and against the caps.
+    _counted: Counted,
     /// Counts this socket as open in the metrics.
     _open: SocketGuard,
 }
@@ -195,7 +197,7 @@ pub fn session(request: &HttpRequest, now: Timestamp) -> Option<(PlayerSession, 
 
 /// A socket that may open: its handshake is valid and it is counted against its caps.
 #[derive(Debug)]
-pub struct Admitted(OnlineGuard);
+pub struct Admitted(Counted);
 
 /// Checks, before anything else is done for it, that `request` is a WebSocket handshake
 /// (`400 bad_handshake` otherwise: a plain `GET` loads no game) and that `visitor` is within
@@ -203,10 +205,10 @@ pub struct Admitted(OnlineGuard);
 ///
 /// # Errors
 /// The response to send instead of upgrading (boxed: a response is large, a refusal rare).
-pub fn admit(
+pub async fn admit(
     request: &HttpRequest,
     visitor: &Visitor,
-    online: &Online,
+    sockets: &OpenSockets,
     metrics: &Metrics,
 ) -> Result<Admitted, Box<HttpResponse>> {
     if let Err(error) = actix_http::ws::verify_handshake(request.head()) {
@@ -217,7 +219,7 @@ pub fn admit(
             format!("this address takes WebSocket connections only: {error}"),
         )));
     }
-    online.try_enter(visitor).map(Admitted).map_err(|refused| {
+    sockets.enter(visitor).await.map(Admitted).map_err(|refused| {
         let cap = match refused {
             TooManySockets::Player => "player",
             TooManySockets::Client(_) => "address",
@@ -249,7 +251,7 @@ pub fn serve<C: Conversation + 'static>(
         last_heard: Instant::now(),
         window: (Instant::now(), 0),
         fragments: Fragments::default(),
-        _online: admitted.0,
+        _counted: admitted.0,
         _open: metrics.socket_opened(kind),
     };
     let stream = stream.max_frame_size(MAX_FRAME_BYTES);

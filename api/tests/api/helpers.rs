@@ -140,20 +140,35 @@ async fn spawn(adjust: impl FnOnce(&mut Settings), clock: Option<ManualClock>) -
 pub async fn spawn_nodes(n: usize) -> Option<Vec<TestApp>> {
     let admin = admin_url()?;
     let redis = available(Service::Redis, redis_url_if_set())?;
-    Some(spawn_nodes_with(n, &admin, &redis).await)
+    Some(spawn_nodes_with(n, &admin, &redis, |_| ()).await)
+}
+
+/// [`spawn_nodes`] with settings changed by `configure`.
+pub async fn spawn_nodes_configured(
+    n: usize,
+    configure: impl FnOnce(&mut Settings),
+) -> Option<Vec<TestApp>> {
+    let admin = admin_url()?;
+    let redis = available(Service::Redis, redis_url_if_set())?;
+    Some(spawn_nodes_with(n, &admin, &redis, configure).await)
 }
 
 /// Starts `n` nodes sharing one new PostgreSQL database (`TEST_DATABASE_URL`) and the Redis at
 /// `redis`; `None` when the test is skipped for want of PostgreSQL.
 pub async fn spawn_nodes_on(n: usize, redis: &str) -> Option<Vec<TestApp>> {
     let admin = admin_url()?;
-    Some(spawn_nodes_with(n, &admin, redis).await)
+    Some(spawn_nodes_with(n, &admin, redis, |_| ()).await)
 }
 
-async fn spawn_nodes_with(n: usize, admin: &str, redis: &str) -> Vec<TestApp> {
+async fn spawn_nodes_with(
+    n: usize,
+    admin: &str,
+    redis: &str,
+    configure: impl FnOnce(&mut Settings),
+) -> Vec<TestApp> {
     let redis = redis.to_owned();
     let mut database = Some(TempDatabase::create(admin).await);
-    let settings = Settings {
+    let mut settings = Settings {
         address: "127.0.0.1:0".parse().unwrap(),
         database_url: Secret::new(database.as_ref().unwrap().url.clone()),
         redis_url: Some(Secret::new(redis)),
@@ -162,6 +177,7 @@ async fn spawn_nodes_with(n: usize, admin: &str, redis: &str) -> Vec<TestApp> {
         admission_lag_ms: None,
         ..Settings::from_lookup(|_| None).unwrap()
     };
+    configure(&mut settings);
     let mut nodes = Vec::new();
     for i in 0..n {
         let (url, metrics_url, stopper, live_searches) = start(&settings, None).await;
@@ -468,6 +484,18 @@ impl User {
             }
             Err(error) => panic!("socket neither opened nor refused: {error}"),
         }
+    }
+
+    /// Opens a socket on game `id` as soon as a place under the caps is free (closed sockets are
+    /// counted out in the background); `None` if none frees up within a second.
+    pub async fn connect_once_free(&self, id: &str) -> Option<Socket> {
+        for _ in 0..50 {
+            if let Ok(socket) = self.try_connect(id).await {
+                return Some(socket);
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        None
     }
 
     /// Opens the matchmaking socket.

@@ -4,20 +4,13 @@ use outflank_api::cluster::Cluster;
 use outflank_api::domain::GameId;
 use redis::AsyncCommands;
 
+use crate::redis_prefix;
 use crate::storage_support::redis_url;
-
-fn prefix() -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .expect("a clock after 1970")
-        .as_nanos();
-    format!("outflank-test-leases-{}-{nanos}", std::process::id())
-}
 
 #[tokio::test]
 async fn renewing_many_leases_keeps_ours_takes_free_and_dead_ones_and_leaves_live_owners() {
     let Some(url) = redis_url() else { return };
-    let prefix = prefix();
+    let prefix = redis_prefix("leases");
     let (ours, _requests) = Cluster::connect(&url, &prefix).await.unwrap();
     let (theirs, _their_requests) = Cluster::connect(&url, &prefix).await.unwrap();
     let [held, live_owner, free, dead_owner] = std::array::from_fn(|_| GameId::generate());
@@ -48,7 +41,7 @@ async fn renewing_many_leases_keeps_ours_takes_free_and_dead_ones_and_leaves_liv
 #[tokio::test]
 async fn renewing_more_leases_than_one_call_takes_answers_every_game_in_order() {
     let Some(url) = redis_url() else { return };
-    let prefix = prefix();
+    let prefix = redis_prefix("leases");
     let (ours, _requests) = Cluster::connect(&url, &prefix).await.unwrap();
     let (theirs, _their_requests) = Cluster::connect(&url, &prefix).await.unwrap();
     let ids: Vec<GameId> = (0..1_203).map(|_| GameId::generate()).collect();

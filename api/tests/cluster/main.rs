@@ -15,4 +15,14 @@ mod failover;
 mod faults;
 mod leases;
 mod play;
+mod sockets;
 mod two_nodes;
+
+/// Keys of a test of its own in a shared Redis, under `outflank-test-<name>-…`.
+fn redis_prefix(name: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("a clock after 1970")
+        .as_nanos();
+    format!("outflank-test-{name}-{}-{nanos}", std::process::id())
+}

@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::helpers::spawn_nodes;
+use crate::helpers::{spawn_nodes, spawn_nodes_configured};
 use crate::play::friend_game;
 
 #[actix_web::test]
@@ -141,4 +141,27 @@ async fn an_addresss_games_against_the_computer_count_on_every_node() {
         let body: Value = refused.json().await.unwrap();
         assert_eq!(body["error"]["code"], "too_many_games");
     }
+}
+
+#[actix_web::test]
+async fn sockets_from_one_address_are_capped_on_all_nodes_together() {
+    let configure = |settings: &mut outflank_api::configuration::Settings| {
+        settings.sockets_per_address = 3;
+    };
+    let Some(nodes) = spawn_nodes_configured(2, configure).await else { return };
+    let ann = nodes[0].user("Ann").await;
+    let id = ann.create_game(json!({ "mode": "same_device" })).await;
+    let held = [
+        nodes[0].stranger().try_connect(&id).await.expect("under the cap"),
+        nodes[1].stranger().try_connect(&id).await.expect("under the cap"),
+        nodes[1].stranger().try_connect(&id).await.expect("under the cap"),
+    ];
+    // Node 0 holds one socket of the address, but the address holds three on the site.
+    assert_eq!(nodes[0].stranger().try_connect(&id).await.err(), Some(429));
+    assert_eq!(ann.try_connect(&id).await.err(), Some(429));
+    drop(held);
+    assert!(
+        ann.connect_once_free(&id).await.is_some(),
+        "closed sockets free their places on every node"
+    );
 }
