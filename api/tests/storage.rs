@@ -45,6 +45,7 @@ on_both_backends!(
     live_timed_games_are_the_live_ones_with_a_clock_and_their_moves,
     recent_games_are_a_players_ended_games_newest_first,
     an_imported_game_is_marked_imported_and_left_out_of_recent_games,
+    a_continued_records_plies_are_counted_until_taken_back,
     a_created_room_reads_back_exactly,
     creating_a_room_with_a_taken_code_is_a_conflict,
     an_unknown_room_is_not_found_by_any_method,
@@ -545,6 +546,25 @@ async fn an_imported_game_is_marked_imported_and_left_out_of_recent_games(db: Db
     assert_not_found(db.store.game_source(&GameId::generate()).await);
     let recent = db.store.recent_games(&me, 10).await.unwrap();
     assert_eq!(recent, [db.store.game(&played.id).await.unwrap()]);
+}
+
+async fn a_continued_records_plies_are_counted_until_taken_back(db: Db) {
+    let played = new_game();
+    db.store.create_game(&played).await.unwrap();
+    db.store.append_plies(&played.id, 0, &[place("d3"), place("c3")], T0).await.unwrap();
+    let continued = NewGame { id: GameId::generate(), ..new_game() };
+    let record = [place("d3"), place("c3"), place("b3")];
+    db.store.create_game_with(&continued, &record, T0, None).await.unwrap();
+    db.store.append_plies(&continued.id, 3, &[place("d2")], T0.plus(1_000)).await.unwrap();
+
+    assert_eq!(db.store.recorded_plies(&played.id).await.unwrap(), 0);
+    assert_eq!(db.store.recorded_plies(&continued.id).await.unwrap(), 3);
+    assert_not_found(db.store.recorded_plies(&GameId::generate()).await);
+    // Taking back below the record leaves only what is still the record's.
+    db.store.truncate_moves(&continued.id, 2).await.unwrap();
+    assert_eq!(db.store.recorded_plies(&continued.id).await.unwrap(), 2);
+    db.store.truncate_moves(&played.id, 1).await.unwrap();
+    assert_eq!(db.store.recorded_plies(&played.id).await.unwrap(), 0);
 }
 
 async fn recent_games_are_a_players_ended_games_newest_first(db: Db) {

@@ -96,9 +96,9 @@ impl Store {
         insert_game(&mut *db, game).await
     }
 
-    /// Stores a new live game together with plies already played (an imported record), and
-    /// makes it its friend room's current game when `room_game` says which one it is: all of it
-    /// or nothing.
+    /// Stores a new live game together with plies already played (an imported record, counted
+    /// as [`Store::recorded_plies`]), and makes it its friend room's current game when
+    /// `room_game` says which one it is: all of it or nothing.
     ///
     /// # Errors
     /// [`DbError::Conflict`] if the id is taken, or if the room's current game is not the one
@@ -115,6 +115,14 @@ impl Store {
         let mut tx = db.begin().await?;
         insert_game(&mut *tx, game).await?;
         insert_plies(&mut tx, &game.id, plies, at).await?;
+        if !plies.is_empty() {
+            let recorded: i32 = convert("games.recorded_plies", plies.len())?;
+            sqlx::query("UPDATE games SET recorded_plies = $2 WHERE id = $1")
+                .bind(game.id.as_str())
+                .bind(recorded)
+                .execute(&mut *tx)
+                .await?;
+        }
         if let Some(room_game) = room_game {
             let code = game.room_code.as_ref().ok_or(DbError::NotFound)?;
             make_room_game(&mut tx, code, &game.id, room_game).await?;
@@ -231,7 +239,9 @@ impl Store {
         Ok(())
     }
 
-    /// Deletes the plies from `from_ply` on of a live game (undo); returns how many went.
+    /// Deletes the plies from `from_ply` on of a live game (undo); returns how many went. Plies
+    /// of a record taken back and played again are the player's own: they no longer count as
+    /// recorded.
     ///
     /// # Errors
     /// [`DbError::NotFound`] for an unknown game, [`DbError::Conflict`] if it is not live.
@@ -246,6 +256,11 @@ impl Store {
             .execute(&mut *tx)
             .await?
             .rows_affected();
+        sqlx::query("UPDATE games SET recorded_plies = $2 WHERE id = $1 AND recorded_plies > $2")
+            .bind(game_id.as_str())
+            .bind(from_ply)
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(deleted)
     }
@@ -368,6 +383,20 @@ impl Store {
         } else {
             GameSource::Imported
         })
+    }
+
+    /// How many of the first plies of game `game_id` came from an imported record it continues
+    /// (0 for a game played from its start): they are not its seated players' own.
+    ///
+    /// # Errors
+    /// [`DbError::NotFound`] for an unknown game.
+    pub async fn recorded_plies(&self, game_id: &GameId) -> DbResult<u32> {
+        let row = sqlx::query("SELECT recorded_plies FROM games WHERE id = $1")
+            .bind(game_id.as_str())
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or(DbError::NotFound)?;
+        convert("games.recorded_plies", get::<i32>(&row, "recorded_plies")?)
     }
 
     /// A game with its moves in ply order.

@@ -165,3 +165,23 @@ async fn an_imported_games_mistakes_make_no_puzzles() {
     assert_eq!(body["puzzles"], json!([]));
     assert_eq!(body["counts"], json!({ "total": 0, "solved": 0 }));
 }
+
+#[actix_web::test]
+async fn the_plies_of_a_record_continued_against_the_computer_make_no_puzzles() {
+    // Ann takes Black, to move after the record's eight plies, and ends the game with its ninth:
+    // only that ply is hers.
+    let app = quick_app().await;
+    let ann = app.user("Ann").await;
+    let record = SHORTEST.rsplit_once(' ').unwrap().0;
+    let response =
+        ann.post("/api/games/import", &json!({ "record": record, "level": "easy" })).await;
+    assert_eq!(response.status(), 201);
+    let id = response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
+    let (mut socket, _) = ann.join(&id).await;
+    socket.send(json!({ "type": "move", "square": "f4" })).await;
+    socket.until("ended").await;
+    analysis_done(&ann, &id).await;
+    let (status, body) = json_of(ann.get("/api/puzzles").await).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["puzzles"], json!([]));
+}

@@ -423,16 +423,18 @@ async fn analyse(inner: &Arc<Inner>, game_id: &GameId, source: GameSource) -> Re
         }
     };
     // The people seated, whose mistakes become puzzles (the computer's seat has no player). An
-    // imported record's moves are not its seats' players', so it makes none.
+    // imported record's moves are not its seats' players', so it makes none; nor do the plies
+    // of a record a game continues.
     let seats = match source {
         GameSource::Played => [record.game.black.id.clone(), record.game.white.id.clone()],
         GameSource::Imported => [None, None],
     };
+    let recorded = usize::try_from(store.recorded_plies(game_id).await?).unwrap_or(usize::MAX);
     let run = {
         let inner = Arc::clone(inner);
         let game_id = game_id.clone();
         let runtime = tokio::runtime::Handle::current();
-        move || review_blocking(&inner, (&game_id, &game, &seats), &runtime)
+        move || review_blocking(&inner, (&game_id, &game, &seats), recorded, &runtime)
     };
     let outcome = match inner.threads.run(run).await {
         Ok(outcome) => outcome,
@@ -462,10 +464,12 @@ async fn analyse(inner: &Arc<Inner>, game_id: &GameId, source: GameSource) -> Re
 
 /// Reviews `game` on this (blocking) thread: before each step it waits until no live search
 /// runs, and now and then writes its progress, which renews the claim. Losing the claim stops it.
-/// Then the positions of the seated players' worst mistakes are valued for puzzles.
+/// Then the positions of the seated players' worst mistakes after the first `recorded` plies
+/// (those of a record the game continues) are valued for puzzles.
 fn review_blocking(
     inner: &Inner,
     (game_id, game, seats): (&GameId, &Game, &[Option<PlayerId>; 2]),
+    recorded: usize,
     runtime: &tokio::runtime::Handle,
 ) -> Result<(AnalysisResult, Vec<PuzzleRow>), RunError> {
     let options = inner.settings.review;
@@ -495,7 +499,8 @@ fn review_blocking(
     };
     let plies = analysis::review(game, &options, &mut progress, Some(&cancel))
         .map_err(|analysis::ReviewError::Cancelled| RunError::LostClaim)?;
-    let puzzles = find_puzzles(inner, (game_id, game, seats), &plies, &cancel)?;
+    let own = plies.get(recorded..).unwrap_or_default();
+    let puzzles = find_puzzles(inner, (game_id, game, seats), own, &cancel)?;
     let result = AnalysisResult {
         exact_from_empties: options.exact_empties,
         search: options.search_label(),
