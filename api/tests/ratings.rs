@@ -70,6 +70,7 @@ async fn game(
         created_at: T0,
         turn_started_at: Some(T0),
         origin: None,
+        stand_in: false,
     };
     store.create_game(&game).await.unwrap();
     game.id

@@ -105,6 +105,7 @@ fn new_game() -> NewGame {
         created_at: T0,
         turn_started_at: Some(T0),
         origin: None,
+        stand_in: false,
     }
 }
 
@@ -130,6 +131,7 @@ fn created(game: &NewGame) -> GameRow {
         finished_at: None,
         turn_started_at: game.turn_started_at,
         origin: game.origin,
+        stand_in: game.stand_in,
     }
 }
 
@@ -216,6 +218,7 @@ async fn a_created_game_reads_back_exactly(db: Db) {
         rated: true,
         turn_started_at: None,
         origin: Some(client("2001:db8:5:6:7:8:9:a")),
+        stand_in: true,
         ..new_game()
     };
     for game in [&friend, &imported] {

@@ -243,6 +243,7 @@ async fn import_finished(
         created_at: now,
         turn_started_at: None,
         origin: None,
+        stand_in: false,
     };
     let winner = match result.winner() {
         Some(Color::Black) => Winner::Black,

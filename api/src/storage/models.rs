@@ -38,6 +38,8 @@ pub struct NewGame {
     pub turn_started_at: Option<Timestamp>,
     /// The client that started it, when one did: kept while the game is live.
     pub origin: Option<ClientKey>,
+    /// The computer standing in for an opponent the queue did not find: its searches go first.
+    pub stand_in: bool,
 }
 
 /// Which game of its friend room a new game is. The room's current game is replaced only if it
@@ -96,6 +98,8 @@ pub struct GameRow {
     pub turn_started_at: Option<Timestamp>,
     /// The client that started it, when one did; cleared when the game ends.
     pub origin: Option<ClientKey>,
+    /// The computer standing in for an opponent the queue did not find: its searches go first.
+    pub stand_in: bool,
 }
 
 /// One stored ply. Plies are numbered from 0, so ply `n` is `Game::plies()[n]`.

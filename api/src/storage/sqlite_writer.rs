@@ -338,6 +338,7 @@ mod tests {
             created_at: Timestamp(1),
             turn_started_at: None,
             origin: None,
+            stand_in: false,
         };
         store.create_game(&game).await.unwrap();
         game.id

@@ -3,23 +3,26 @@
 use outflank_engine::{Board, Color, Game};
 
 use crate::accounts::rating::RatedPlayers;
-use crate::domain::{ClientKey, GameId, GameStatus, Mode, Nickname, RoomCode, Timestamp};
+use crate::domain::{GameId, GameStatus, Mode, Nickname, RoomCode, Timestamp};
 use crate::live::{Ending, Human, Setup, Stored, Timing};
+use crate::service::compute::Urgency;
 use crate::service::review::ENGINE;
 use crate::storage::{FinishedGame, GameRecord, NewGame, SeatRow};
+
+use super::origin::Origin;
 
 fn seat(setup: &Setup, color: Color) -> SeatRow {
     let player = setup.player(color);
     SeatRow { id: player.human().map(|human| human.id.clone()), name: player.display_name() }
 }
 
-/// The row of a new game, started by `origin` when a client did.
+/// The row of a new game of `origin` (whose client, if any, started it).
 pub fn new_game(
     id: &GameId,
     setup: &Setup,
     start: Board,
     (timing, room): (&Timing, Option<&RoomCode>),
-    origin: Option<ClientKey>,
+    origin: &Origin,
     now: Timestamp,
 ) -> NewGame {
     let clocked = setup.mode().has_clock();
@@ -35,7 +38,8 @@ pub fn new_game(
         rated: setup.mode() == Mode::Ranked,
         created_at: now,
         turn_started_at: clocked.then_some(now),
-        origin,
+        origin: origin.client,
+        stand_in: origin.urgency == Urgency::High,
     }
 }
 
@@ -117,4 +121,27 @@ pub fn stored(record: &GameRecord) -> Result<Stored, CorruptGame> {
 /// Stored plies are numbered from 0.
 pub fn ply_number(index: usize) -> u32 {
     u32::try_from(index).unwrap_or(u32::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{ClientKey, PlayerId};
+    use outflank_engine::ai::Level;
+
+    fn row_of(origin: &Origin) -> NewGame {
+        let human = Human { id: PlayerId::generate(), name: Nickname::parse("Ann").unwrap() };
+        let setup = Setup::Computer { human, color: Color::Black, level: Level::EASY };
+        let settings = (&Timing::default(), None);
+        new_game(&GameId::generate(), &setup, Board::start(), settings, origin, Timestamp(0))
+    }
+
+    #[test]
+    fn a_stand_ins_row_keeps_its_client_and_says_it_stands_in() {
+        let client = ClientKey::of(std::net::IpAddr::from([203, 0, 113, 5]));
+        let stand_in = row_of(&Origin::stand_in(client));
+        assert_eq!((stand_in.origin, stand_in.stand_in), (Some(client), true));
+        let chosen = row_of(&Origin::client(client));
+        assert_eq!((chosen.origin, chosen.stand_in), (Some(client), false));
+    }
 }

@@ -26,8 +26,9 @@ use super::budget::{BudgetKind, GameBudget, OverBudget};
 use super::convert;
 use super::handle::{GameHandle, Locate, Route, RouteFuture};
 use super::local_game::LocalGame;
+use super::origin::Origin;
 use super::router::{Owner, Router};
-use super::task::{self, FollowUp, GameTask, Origin, TaskContext};
+use super::task::{self, FollowUp, GameTask, TaskContext};
 
 struct Inner {
     games: Mutex<HashMap<GameId, LocalGame>>,
@@ -196,7 +197,7 @@ impl GameHub {
         let now = self.inner.context.clock.now();
         let context = &self.inner.context;
         let settings = (&context.timing, room);
-        let row = convert::new_game(&id, &setup, game.start(), settings, origin.client, now);
+        let row = convert::new_game(&id, &setup, game.start(), settings, &origin, now);
         let room_game = room.map(|_| RoomGame::First);
         match context.store.create_game_with(&row, game.plies(), now, room_game).await {
             Ok(()) => {}
@@ -248,7 +249,7 @@ impl GameHub {
         if let Some(handle) = self.running(id) {
             return Ok(Route::Local(handle));
         }
-        let origin = Origin::restored(&state, record.game.origin);
+        let origin = Origin::restored(&state, record.game.origin, record.game.stand_in);
         Ok(Route::Local(self.start(state, origin)))
     }
 

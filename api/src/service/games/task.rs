@@ -14,7 +14,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use outflank_engine::Color;
 
 use crate::accounts::rating::RatedGame;
-use crate::domain::{ClientKey, GameId, PlayerId, Timestamp};
+use crate::domain::{GameId, PlayerId, Timestamp};
 use crate::live::{
     Announcement, Broadcast, CatchUp, Command, Event, GameState, History, Player, Resume, SearchId,
     SearchRequest, Timing,
@@ -23,12 +23,13 @@ use crate::metrics::{ErrorKind, Metrics};
 use crate::storage::{GameRecord, RoomGame, Store};
 
 use crate::service::ServiceError;
-use crate::service::compute::{SearchOwner, SearchPool, Urgency};
+use crate::service::compute::SearchPool;
 use crate::service::time::Clock;
 
 use super::budget::GameBudget;
 use super::convert;
 use super::local_game::{LocalGame, Request, Subscription};
+use super::origin::Origin;
 use super::router::Router;
 
 /// How long a game's task stays up with nobody watching once the game is over (for rematches and
@@ -79,49 +80,6 @@ pub(super) enum FollowUp {
     Ended(GameId),
     /// The task of this game has stopped.
     Stopped(GameId),
-}
-
-/// Whose game it is: the client that started it (stored with the game while it is live, so a
-/// restored game is budgeted and scheduled as before), the owner its searches are shared under,
-/// and how urgent they are.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Origin {
-    pub client: Option<ClientKey>,
-    pub owner: SearchOwner,
-    pub urgency: Urgency,
-}
-
-impl Origin {
-    /// A game started by a client at `client` (its searches are shared under that address).
-    pub fn client(client: ClientKey) -> Origin {
-        let owner = SearchOwner(client.to_string());
-        Origin { client: Some(client), owner, urgency: Urgency::Normal }
-    }
-
-    /// The computer standing in for the opponent a seeker at `client` did not find: its
-    /// searches go first.
-    pub fn stand_in(client: ClientKey) -> Origin {
-        Origin { urgency: Urgency::High, ..Origin::client(client) }
-    }
-
-    /// A game between people: it asks for no search.
-    pub fn people() -> Origin {
-        Origin { client: None, owner: SearchOwner("people".to_owned()), urgency: Urgency::Normal }
-    }
-
-    /// The origin of a game restored from the store: the client stored with it, or, for a game
-    /// stored without one, its person, or the game itself.
-    pub fn restored(state: &GameState, client: Option<ClientKey>) -> Origin {
-        if let Some(client) = client {
-            return Origin::client(client);
-        }
-        let person = Color::ALL.iter().find_map(|&color| state.setup().human(color));
-        let owner = match person {
-            Some(human) => SearchOwner(format!("player:{}", human.id)),
-            None => SearchOwner(format!("game:{}", state.id())),
-        };
-        Origin { client: None, owner, urgency: Urgency::Normal }
-    }
 }
 
 /// The task that owns one game's state.
@@ -368,7 +326,7 @@ impl GameTask {
                         setup,
                         start,
                         (&self.context.timing, room.as_ref()),
-                        self.origin.client,
+                        &self.origin,
                         now,
                     );
                     let room_game = room.as_ref().map(|_| RoomGame::Rematch { of: id });
@@ -497,37 +455,5 @@ impl GameTask {
                 let _ = results.send((request.search_id, mv)).await;
             }
         });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use outflank_engine::ai::Level;
-
-    use super::*;
-    use crate::domain::Nickname;
-    use crate::live::{Human, Setup};
-
-    fn computer_game() -> GameState {
-        let human = Human { id: PlayerId::generate(), name: Nickname::parse("Ann").unwrap() };
-        let setup = Setup::Computer { human, color: Color::Black, level: Level::EASY };
-        GameState::new(GameId::generate(), setup, Timing::default(), Timestamp(0))
-    }
-
-    #[test]
-    fn a_restored_game_is_scheduled_under_the_client_that_started_it() {
-        let client = ClientKey::of(std::net::IpAddr::from([203, 0, 113, 5]));
-        let origin = Origin::restored(&computer_game(), Some(client));
-        assert_eq!(origin, Origin::client(client));
-        assert_eq!(origin.owner, SearchOwner("203.0.113.5".to_owned()));
-    }
-
-    #[test]
-    fn a_restored_game_stored_without_a_client_is_scheduled_under_its_person() {
-        let game = computer_game();
-        let person = game.setup().human(Color::Black).unwrap().id.clone();
-        let origin = Origin::restored(&game, None);
-        assert_eq!(origin.client, None);
-        assert_eq!(origin.owner, SearchOwner(format!("player:{person}")));
     }
 }

@@ -607,6 +607,7 @@ mod tests {
             created_at: Timestamp(1),
             turn_started_at: None,
             origin: None,
+            stand_in: false,
         }
     }
 
