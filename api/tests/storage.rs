@@ -10,8 +10,9 @@ use outflank_api::domain::{
 };
 use outflank_api::storage::{
     AnalysisRequester, AnalysisRow, AnalysisStatus, Backend, DbError, FinishedGame, GameRecord,
-    GameRow, GameSource, InProgress, MoveRow, NewGame, NewRoom, PuzzleCounts, PuzzleRow,
-    QueuedAnalysis, Revocation, RoomGame, RoomMember, RoomRow, SeatRow, SeatStanding, Store,
+    GameRow, GameSource, InProgress, MoveRow, NewGame, NewRoom, OpenAnalyses, PuzzleCounts,
+    PuzzleRow, QueuedAnalysis, Revocation, RoomGame, RoomMember, RoomRow, SeatRow, SeatStanding,
+    Store,
 };
 use outflank_engine::ai::Level;
 use outflank_engine::{Board, Move, Square};
@@ -1406,8 +1407,7 @@ async fn only_the_node_holding_the_claim_writes_progress_and_the_result(db: Db) 
 async fn a_players_open_analyses_are_counted_and_unknown_games_not_found(db: Db) {
     let store = &db.store;
     let asker = requester(4, [203, 0, 113, 4]);
-    let asker_id = &asker.player;
-    assert_eq!(store.open_analyses_requested_by(asker_id).await.unwrap(), 0);
+    assert_eq!(store.open_analyses_of(&asker).await.unwrap().by_player, 0);
     let mut games = Vec::new();
     for n in 0..3 {
         let id = finished_game(store).await;
@@ -1415,11 +1415,11 @@ async fn a_players_open_analyses_are_counted_and_unknown_games_not_found(db: Db)
         games.push(id);
     }
     store.queue_analysis(&finished_game(store).await, ENGINE, None, T0).await.unwrap();
-    assert_eq!(store.open_analyses_requested_by(asker_id).await.unwrap(), 3);
+    assert_eq!(store.open_analyses_of(&asker).await.unwrap().by_player, 3);
     store.claim_analysis(&games[0], "node-a", T0.plus(5), T0).await.unwrap().unwrap();
-    assert_eq!(store.open_analyses_requested_by(asker_id).await.unwrap(), 3);
+    assert_eq!(store.open_analyses_of(&asker).await.unwrap().by_player, 3);
     store.finish_analysis(&games[0], "node-a", "[]", T0.plus(6)).await.unwrap();
-    assert_eq!(store.open_analyses_requested_by(asker_id).await.unwrap(), 2);
+    assert_eq!(store.open_analyses_of(&asker).await.unwrap().by_player, 2);
     assert_not_found(store.queue_analysis(&GameId::generate(), ENGINE, None, T0).await);
     assert_eq!(store.analysis(&GameId::generate()).await.unwrap(), None);
 }
@@ -1431,20 +1431,22 @@ fn requester(n: usize, client: [u8; 4]) -> AnalysisRequester {
 
 async fn an_addresss_open_analyses_are_counted_and_the_address_forgotten_at_the_end(db: Db) {
     let store = &db.store;
-    let address = ClientKey::of(std::net::IpAddr::from([203, 0, 113, 5]));
     let (ann, bob) = (requester(5, [203, 0, 113, 5]), requester(6, [203, 0, 113, 5]));
-    assert_eq!(store.open_analyses_requested_from(&address).await.unwrap(), 0);
+    let open = |by_player, from_client| OpenAnalyses { by_player, from_client };
+    assert_eq!(store.open_analyses_of(&ann).await.unwrap(), open(0, 0));
     let first = finished_game(store).await;
     store.queue_analysis(&first, ENGINE, Some(&ann), T0).await.unwrap();
     store.queue_analysis(&finished_game(store).await, ENGINE, Some(&bob), T0).await.unwrap();
+    // Ann again, from elsewhere: hers, but not the address's.
     let elsewhere = requester(5, [198, 51, 100, 5]);
     store.queue_analysis(&finished_game(store).await, ENGINE, Some(&elsewhere), T0).await.unwrap();
     store.queue_analysis(&finished_game(store).await, ENGINE, None, T0).await.unwrap();
-    assert_eq!(store.open_analyses_requested_from(&address).await.unwrap(), 2);
+    assert_eq!(store.open_analyses_of(&ann).await.unwrap(), open(2, 2));
+    assert_eq!(store.open_analyses_of(&bob).await.unwrap(), open(1, 2));
     store.claim_analysis(&first, "node-a", T0.plus(1), T0).await.unwrap().unwrap();
-    assert_eq!(store.open_analyses_requested_from(&address).await.unwrap(), 2);
+    assert_eq!(store.open_analyses_of(&ann).await.unwrap(), open(2, 2));
     store.finish_analysis(&first, "node-a", "[]", T0.plus(2)).await.unwrap();
-    assert_eq!(store.open_analyses_requested_from(&address).await.unwrap(), 1);
+    assert_eq!(store.open_analyses_of(&ann).await.unwrap(), open(1, 1));
     // The address is kept only while the analysis is open.
     let raw = sqlx::AnyPool::connect(&db.url).await.unwrap();
     let row = sqlx::query("SELECT requested_from FROM analyses WHERE game_id = $1")

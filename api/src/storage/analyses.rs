@@ -13,10 +13,10 @@
 use sqlx::any::AnyRow;
 
 use super::{
-    AnalysisRequester, AnalysisRow, AnalysisStatus, DbError, DbResult, GameSource, QueuedAnalysis,
-    Store, convert, get, parse, parse_opt,
+    AnalysisRequester, AnalysisRow, AnalysisStatus, DbError, DbResult, GameSource, OpenAnalyses,
+    QueuedAnalysis, Store, convert, get, parse, parse_opt,
 };
-use crate::domain::{ClientKey, GameId, PlayerId, Timestamp};
+use crate::domain::{GameId, Timestamp};
 
 const COLUMNS: &str = "game_id, status, engine, requested_by, progress_done, progress_total, \
     claimed_by, claimed_at, result, error, created_at, finished_at";
@@ -233,34 +233,27 @@ impl Store {
         if updated == 0 { Err(DbError::Conflict) } else { Ok(()) }
     }
 
-    /// How many analyses `player` asked for are queued or running.
+    /// How many analyses `requester` has queued or running: asked for by its player, and
+    /// asked for from its client address (by anyone), in one read.
     ///
     /// # Errors
     /// [`DbError::Other`] when the database fails.
-    pub async fn open_analyses_requested_by(&self, player: &PlayerId) -> DbResult<u32> {
+    pub async fn open_analyses_of(&self, requester: &AnalysisRequester) -> DbResult<OpenAnalyses> {
         let row = sqlx::query(
-            "SELECT COUNT(*) AS open FROM analyses \
-             WHERE requested_by = $1 AND status IN ('queued', 'running')",
+            "SELECT \
+                COALESCE(SUM(CASE WHEN requested_by = $1 THEN 1 ELSE 0 END), 0) AS by_player, \
+                COALESCE(SUM(CASE WHEN requested_from = $2 THEN 1 ELSE 0 END), 0) AS from_client \
+             FROM analyses \
+             WHERE (requested_by = $1 OR requested_from = $2) AND status IN ('queued', 'running')",
         )
-        .bind(player.as_str())
+        .bind(requester.player.as_str())
+        .bind(requester.client.to_string())
         .fetch_one(&self.pool)
         .await?;
-        convert("open", get::<i64>(&row, "open")?)
-    }
-
-    /// How many analyses asked for from `client` are queued or running.
-    ///
-    /// # Errors
-    /// [`DbError::Other`] when the database fails.
-    pub async fn open_analyses_requested_from(&self, client: &ClientKey) -> DbResult<u32> {
-        let row = sqlx::query(
-            "SELECT COUNT(*) AS open FROM analyses \
-             WHERE requested_from = $1 AND status IN ('queued', 'running')",
-        )
-        .bind(client.to_string())
-        .fetch_one(&self.pool)
-        .await?;
-        convert("open", get::<i64>(&row, "open")?)
+        Ok(OpenAnalyses {
+            by_player: convert("by_player", get::<i64>(&row, "by_player")?)?,
+            from_client: convert("from_client", get::<i64>(&row, "from_client")?)?,
+        })
     }
 }
 

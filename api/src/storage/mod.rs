@@ -47,7 +47,8 @@ pub use in_progress::InProgress;
 pub use lobby::{LobbyGame, SeatStanding};
 pub use models::{
     AnalysisRequester, AnalysisRow, AnalysisStatus, FinishedGame, GameRecord, GameRow, GameSource,
-    MoveRow, NewGame, NewRoom, PuzzleRow, QueuedAnalysis, RoomGame, RoomMember, RoomRow, SeatRow,
+    MoveRow, NewGame, NewRoom, OpenAnalyses, PuzzleRow, QueuedAnalysis, RoomGame, RoomMember,
+    RoomRow, SeatRow,
 };
 pub use players::PlayerRow;
 pub use puzzles::PuzzleCounts;

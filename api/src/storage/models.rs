@@ -232,6 +232,15 @@ pub struct AnalysisRequester {
     pub client: ClientKey,
 }
 
+/// The open (queued or running) analyses of an [`AnalysisRequester`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenAnalyses {
+    /// Asked for by its player.
+    pub by_player: u32,
+    /// Asked for from its client address, by anyone.
+    pub from_client: u32,
+}
+
 /// What [`Store::queue_analysis`](super::Store::queue_analysis) did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum QueuedAnalysis {

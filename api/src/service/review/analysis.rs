@@ -323,10 +323,11 @@ impl Analyses {
             None => None,
         };
         if let Some(by) = by {
-            if store.open_analyses_requested_by(&by.player).await? >= PER_PLAYER {
+            let open = store.open_analyses_of(by).await?;
+            if open.by_player >= PER_PLAYER {
                 return Err(AnalysisError::TooMany);
             }
-            if store.open_analyses_requested_from(&by.client).await? >= PER_ADDRESS {
+            if open.from_client >= PER_ADDRESS {
                 return Err(AnalysisError::TooManyFromAddress);
             }
         }
