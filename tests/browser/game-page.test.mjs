@@ -53,9 +53,12 @@ async function friendGame(options) {
   return hostIsBlack ? { black: host, white: guest } : { black: guest, white: host };
 }
 
+/** Plays the first legal square and waits until the board has taken the move, so that the next
+ *  call never reads the legal squares of the position before it. */
 const playFirstLegal = async (page) => {
   const square = await page.locator('#board .square.legal').first().getAttribute('data-square');
   await page.click(`#board [data-square="${square}"]`);
+  await page.waitForSelector(`#board [data-square="${square}"]:not(.legal)`);
   return square;
 };
 
