@@ -1,6 +1,6 @@
 //! Live games as pure state machines.
 //!
-//! A [`GameState`] holds one game: board and history, players, the move clock, the draw
+//! A [`GameState`] holds one game: board and history, players, the clock, the draw
 //! offer, rematch requests and the result. [`GameState::apply`] takes a [`Command`] and the
 //! current time and returns [`Event`]s; it never reads a clock, does I/O or draws random
 //! numbers, so tests step time by hand.
@@ -19,10 +19,12 @@
 //! After creating or restoring a game, run [`GameState::search_request`] if there is one.
 //!
 //! # Rules beyond the board
-//! - **Clocks** (clocked modes): the side to move has [`Timing::move_time_ms`] (30 s) per move,
-//!   plus [`Timing::lag_allowance_ms`] (500 ms) of grace before it loses on time. A forced
-//!   pass costs nothing: the side that moved gets a fresh move time at once. A side whose
-//!   time runs out before its first move aborts the game (no result).
+//! - **Clocks** (clocked modes): a [`GameClock`] under the game's [`TimeControl`]; today's
+//!   default is [`Timing::move_time_ms`] (30 s) per move. The side to move loses on time once
+//!   its time and [`Timing::lag_allowance_ms`] (500 ms) of grace are spent. A forced pass costs
+//!   nothing: the side that moved moves again with what the control gives after a move (a
+//!   fresh move time, or its rest plus the increment). A side whose time runs out before its
+//!   first move aborts the game (no result).
 //! - **Computer**: no clock. After the person's move the game asks for a search; an answer
 //!   arriving sooner than [`Timing::computer_delay_ms`] (300 ms) after that move is held and
 //!   shown at the deadline. Undo or the end cancels the search; its late answer is ignored.
@@ -38,12 +40,13 @@ mod broadcast;
 mod command;
 mod draw;
 mod event;
+mod game_clock;
 mod history;
-mod move_clock;
 mod rematch;
 mod setup;
 mod snapshot;
 mod state;
+mod time_control;
 mod view;
 
 #[cfg(test)]
@@ -54,8 +57,8 @@ pub use broadcast::{Broadcast, CatchUp};
 pub use command::{Action, Command, CommandError};
 pub use draw::DRAW_OFFER_INTERVAL_PLIES;
 pub use event::{Event, SearchId, SearchRequest};
+pub use game_clock::GameClock;
 pub use history::{History, Resume};
-pub use move_clock::MoveClock;
 pub use rematch::RematchView;
 pub use setup::{
     DEFAULT_COMPUTER_DELAY_MS, DEFAULT_LAG_ALLOWANCE_MS, DEFAULT_MOVE_TIME_MS, Human, Player,
@@ -63,4 +66,5 @@ pub use setup::{
 };
 pub use snapshot::Snapshot;
 pub use state::{GameState, RATED_AFTER_MOVES, RestoreError};
+pub use time_control::{BadTimeControl, TimeControl};
 pub use view::{Clocks, Ending, LastMove, LegalMove, Ply, Position, Seat, winner_of};

@@ -9,8 +9,8 @@ use crate::domain::{EndReason, GameId, GameStatus, Mode, PlayerId, Timestamp};
 use super::draw::DrawOffers;
 use super::rematch::Rematch;
 use super::{
-    Action, Clocks, Command, CommandError, Ending, Event, LastMove, LegalMove, MoveClock, Ply,
-    Position, SearchId, SearchRequest, Seat, Setup, Snapshot, Stored, Timing,
+    Action, Clocks, Command, CommandError, Ending, Event, GameClock, LastMove, LegalMove, Ply,
+    Position, SearchId, SearchRequest, Seat, Setup, Snapshot, Stored, TimeControl, Timing,
 };
 
 mod outcomes;
@@ -20,7 +20,7 @@ mod play;
 /// but aborted (unless the game ends on the board).
 pub const RATED_AFTER_MOVES: usize = 3;
 
-/// One live game: board and history, players, move clock, draw offer, rematch, result.
+/// One live game: board and history, players, clock, draw offer, rematch, result.
 ///
 /// Pure: every method takes the time as an argument, nothing reads a clock, does I/O or draws
 /// random numbers. See the [module docs](super) for how a driver runs it.
@@ -31,7 +31,7 @@ pub struct GameState {
     timing: Timing,
     game: Game,
     /// Present in clocked modes.
-    clock: Option<MoveClock>,
+    clock: Option<GameClock>,
     /// Whether each side (by colour index) has placed a disc: a side that never did is
     /// aborted, not beaten, when its time runs out.
     has_moved: [bool; 2],
@@ -113,10 +113,11 @@ impl GameState {
             let _ = game.play(Move::Pass);
         }
         let side = game.side_to_move();
+        let control = TimeControl::PerMove { move_ms: timing.move_time_ms };
         let clock = setup
             .mode()
             .has_clock()
-            .then(|| MoveClock::start(timing.move_time_ms, timing.lag_allowance_ms, side, now));
+            .then(|| GameClock::start(control, timing.lag_allowance_ms, side, now));
         let mut state = GameState {
             id,
             setup,
@@ -203,7 +204,10 @@ impl GameState {
             white: self.setup.player(Color::White),
             position: self.position(),
             clocks: self.clocks(now),
-            move_time_ms: self.clock.map(|clock| clock.move_time_ms()),
+            move_time_ms: self.clock.and_then(|clock| match clock.control() {
+                TimeControl::PerMove { move_ms } => Some(move_ms),
+                _ => None,
+            }),
             last_move: self.last_move(),
             moves: (0..self.game.plies().len()).map(|index| self.ply(index)).collect(),
             draw_offer: self.draw.pending(),

@@ -42,7 +42,7 @@ pub struct Position {
     pub counts: GameResult,
 }
 
-/// Both move clocks at one moment.
+/// Both sides' clocks at one moment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Clocks {
     pub black_ms: i64,
