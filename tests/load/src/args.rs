@@ -26,7 +26,16 @@ usage: outflank-load [options]
   --attack N            N attack tasks run alongside the games for the whole run: idle sockets
                         that never join, ping floods, requests with a 120 KiB junk cookie and
                         computer games created as fast as possible (default 0)
-  --attack-from ADDR    the loopback address the attack comes from (default 127.0.0.2)
+  --attack-from ADDR    the loopback address the attack and the computer flood come from
+                        (default 127.0.0.2)
+  --computer-flood N    instead of friend games, each of --games guests plays the computer,
+                        one game after another, thinking --think before each move, and the
+                        time from its move to the computer's reply is measured; meanwhile N
+                        tasks from --attack-from create computer games and play them with no
+                        think time (0: the guests alone, for comparison). The server lets
+                        one address have 10 computer games: spread the guests with --clients
+  --level L             the computer's level in --computer-flood games: 1 to 10, or easy,
+                        medium or hard (levels 1, 7 and 10) (default hard)
   --churn               after each game its room is left and a new one set up (instead of a
                         rematch), so new games keep arriving alongside the moves
   --find-max            step the load up until moves are no longer acknowledged in time: runs
@@ -41,10 +50,12 @@ usage: outflank-load [options]
   --help                this text
 
 Durations: 250ms, 30s, 2m, or a number of seconds (1.5).
---clients and --attack bind loopback addresses, so the nodes must be on loopback too.
+--clients, --attack and --computer-flood bind loopback addresses, so the nodes must be on
+loopback too.
 Exit status: 0 when no error occurred and at least one move was acknowledged (in --idle-sockets
-mode: every socket opened), 1 otherwise, 2 for bad arguments. Refusals of the attack are
-counted in the report's attack section and are not errors.";
+mode: every socket opened; in --computer-flood mode: the guests had no error and at least one
+reply), 1 otherwise, 2 for bad arguments. Refusals of the attack and of the computer flood are
+counted in their sections of the report and are not errors.";
 
 /// The highest `--clients`: the sources are 127.0.1.1 to 127.0.1.254.
 pub const MAX_CLIENTS: usize = 254;
@@ -71,6 +82,12 @@ pub struct Args {
     pub find_max: Option<FindMax>,
     /// A new room after each game instead of a rematch.
     pub churn: bool,
+    /// Guests play the computer while this many tasks from `attack_from` flood it with
+    /// computer games; `Some(0)` measures the guests alone.
+    pub computer_flood: Option<usize>,
+    /// The computer's level in those games, as the server reads it: `1`–`10`, `easy`,
+    /// `medium` or `hard`.
+    pub level: String,
 }
 
 /// How `--find-max` steps the load.
@@ -146,6 +163,26 @@ fn parse_think(text: &str) -> Result<(Duration, Duration), String> {
     Ok((low, high))
 }
 
+/// A level the server accepts: 1 to 10 (also as `level 6`), or easy, medium or hard, in any
+/// case; returned as the number or the lower-case name.
+fn parse_level(text: &str) -> Result<String, String> {
+    let lower = text.trim().to_ascii_lowercase();
+    if matches!(lower.as_str(), "easy" | "medium" | "hard") {
+        return Ok(lower);
+    }
+    let number = lower
+        .strip_prefix("level")
+        .map_or(lower.as_str(), |n| n.trim_start_matches([' ', '-', '_']));
+    let plain =
+        !number.is_empty() && number.len() <= 2 && number.bytes().all(|b| b.is_ascii_digit());
+    match number.parse::<u8>() {
+        Ok(level) if plain && !number.starts_with('0') && (1..=10).contains(&level) => {
+            Ok(level.to_string())
+        }
+        _ => Err(format!("--level {text:?}: expected 1 to 10, easy, medium or hard")),
+    }
+}
+
 fn parse_count(flag: &str, text: &str) -> Result<usize, String> {
     text.parse().map_err(|_| format!("{flag} {text:?}: expected a whole number"))
 }
@@ -168,7 +205,10 @@ pub fn parse(arguments: impl IntoIterator<Item = String>) -> Result<Parsed, Stri
         json: false,
         find_max: None,
         churn: false,
+        computer_flood: None,
+        level: "hard".to_owned(),
     };
+    let mut level = None;
     let mut find_max = FindMax::default();
     let mut find_max_on = false;
     let mut arguments = arguments.into_iter();
@@ -226,6 +266,10 @@ pub fn parse(arguments: impl IntoIterator<Item = String>) -> Result<Parsed, Stri
                     .parse()
                     .map_err(|_| format!("--attack-from {text:?}: expected an address"))?;
             }
+            "--computer-flood" => {
+                args.computer_flood = Some(parse_count("--computer-flood", &value()?)?);
+            }
+            "--level" => level = Some(parse_level(&value()?)?),
             other => return Err(format!("unknown argument {other:?} (see --help)")),
         }
     }
@@ -244,6 +288,20 @@ pub fn parse(arguments: impl IntoIterator<Item = String>) -> Result<Parsed, Stri
     if args.attack > 0 && args.idle_sockets.is_some() {
         return Err("--attack plays alongside games, not with --idle-sockets".to_owned());
     }
+    if args.computer_flood.is_some()
+        && (args.idle_sockets.is_some() || args.attack > 0 || find_max_on || args.churn)
+    {
+        return Err("--computer-flood plays computer games alone: not with --idle-sockets, \
+                    --attack, --find-max or --churn"
+            .to_owned());
+    }
+    match level {
+        Some(_) if args.computer_flood.is_none() => {
+            return Err("--level is the computer's level in --computer-flood games".to_owned());
+        }
+        Some(level) => args.level = level,
+        None => {}
+    }
     if find_max_on {
         if args.idle_sockets.is_some() || args.attack > 0 {
             return Err("--find-max plays games alone: not with --idle-sockets or --attack".into());
@@ -257,11 +315,13 @@ pub fn parse(arguments: impl IntoIterator<Item = String>) -> Result<Parsed, Stri
         return Err(format!("--attack-from {}: expected a loopback address", args.attack_from));
     }
     // A socket bound to a loopback address can only reach loopback.
-    if (args.clients > 0 || args.attack > 0)
+    let flooding = args.computer_flood.is_some_and(|tasks| tasks > 0);
+    if (args.clients > 0 || args.attack > 0 || flooding)
         && let Some(url) = args.urls.iter().find(|url| !is_loopback_url(url))
     {
         return Err(format!(
-            "--url {url:?}: --clients and --attack need nodes on loopback addresses (127.x.x.x)"
+            "--url {url:?}: --clients, --attack and --computer-flood need nodes on loopback \
+             addresses (127.x.x.x)"
         ));
     }
     Ok(Parsed::Run(Box::new(args)))
@@ -360,5 +420,51 @@ mod tests {
         assert!(run("--find-max --growth 1").is_err());
         assert!(run("--find-max --max-steps 0").is_err());
         assert!(run("--find-max --attack 2").is_err());
+    }
+
+    #[test]
+    fn computer_flood_takes_its_tasks_and_level() {
+        let args = run("").unwrap();
+        assert_eq!((args.computer_flood, args.level.as_str()), (None, "hard"));
+        let args = run("--url http://127.0.0.1:9 --computer-flood 30 --games 4 --clients 4 \
+                        --level easy --attack-from 127.0.0.3")
+        .unwrap();
+        assert_eq!((args.computer_flood, args.level.as_str()), (Some(30), "easy"));
+        assert_eq!((args.games, args.clients), (4, 4));
+        assert_eq!(args.attack_from.to_string(), "127.0.0.3");
+        assert_eq!(run("--computer-flood 0").unwrap().computer_flood, Some(0));
+        assert_eq!(run("--computer-flood 2").unwrap().level, "hard");
+    }
+
+    #[test]
+    fn levels_are_read_as_the_server_reads_them() {
+        for (text, level) in [
+            ("hard", "hard"),
+            ("Medium", "medium"),
+            ("EASY", "easy"),
+            ("1", "1"),
+            ("10", "10"),
+            ("level 6", "6"),
+            ("level-3", "3"),
+        ] {
+            assert_eq!(parse_level(text).as_deref(), Ok(level), "{text:?}");
+        }
+        for text in ["0", "11", "007", "+3", "-1", "", "level", "expert"] {
+            assert!(parse_level(text).is_err(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn computer_flood_plays_alone() {
+        assert!(run("--computer-flood 1 --attack 1").is_err());
+        assert!(run("--computer-flood 1 --idle-sockets 5").is_err());
+        assert!(run("--computer-flood 1 --find-max").is_err());
+        assert!(run("--computer-flood 1 --churn").is_err());
+        assert!(run("--level 5").is_err());
+        assert!(run("--computer-flood 1 --level 11").is_err());
+        assert!(run("--computer-flood").is_err());
+        // The flood binds --attack-from, which reaches loopback only.
+        assert!(run("--url http://192.0.2.1:80 --computer-flood 3").is_err());
+        assert!(run("--url http://192.0.2.1:80 --computer-flood 0").is_ok());
     }
 }

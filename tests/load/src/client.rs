@@ -217,6 +217,31 @@ impl Http {
             .ok_or_else(|| Failure::new(format!("bad response {what}")))
     }
 
+    /// `POST /api/games {"mode": "computer", …}`: a game against the computer at `level`, the
+    /// player taking Black (so it moves first); returns its id.
+    pub async fn create_computer_game(
+        &self,
+        player: &Player,
+        level: &str,
+    ) -> Result<String, Failure> {
+        let what = "POST /api/games";
+        let (_, body) = self
+            .post(
+                player.source,
+                &player.node,
+                "/api/games",
+                what,
+                Some(&player.cookie),
+                Some(computer_game(level)),
+                StatusCode::CREATED,
+            )
+            .await?;
+        body["id"]
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| Failure::new(format!("bad response {what}")))
+    }
+
     /// `POST /api/rooms/{code}/join`: the friend joins; returns the first game's id.
     pub async fn join_room(&self, guest: &Player, code: &str) -> Result<String, Failure> {
         let what = "POST /api/rooms/{code}/join";
@@ -229,6 +254,12 @@ impl Http {
             .map(str::to_owned)
             .ok_or_else(|| Failure::new(format!("bad response {what}")))
     }
+}
+
+/// The body of `POST /api/games` for a game against the computer at `level` (a number or a
+/// name, as text), the player taking Black.
+pub fn computer_game(level: &str) -> Value {
+    json!({ "mode": "computer", "level": level, "color": "black" })
 }
 
 /// The `name=value` pair of the session cookie a response sets.

@@ -1,10 +1,12 @@
 //! `outflank-load`: plays many concurrent friend games against running Outflank nodes and
-//! reports move-acknowledge latency, throughput, errors and the servers' CPU and memory. See
+//! reports move-acknowledge latency, throughput, errors and the servers' CPU and memory; or,
+//! with `--computer-flood`, measures the computer's replies while one address floods it. See
 //! `tests/load/README.md`.
 
 mod args;
 mod attack;
 mod client;
+mod computer_flood;
 mod find_max;
 mod idle;
 mod play;
@@ -47,9 +49,10 @@ fn main() -> ExitCode {
         }
     };
     let report = runtime.block_on(async {
-        match args.find_max {
-            Some(steps) => find_max::run(&args, steps).await,
-            None => play(args.clone()).await,
+        match (args.find_max, args.computer_flood) {
+            (Some(steps), _) => find_max::run(&args, steps).await,
+            (None, Some(tasks)) => computer_flood::run(&args, tasks).await,
+            (None, None) => play(args.clone()).await,
         }
     });
     if args.json {
@@ -58,6 +61,8 @@ fn main() -> ExitCode {
         // The reason is already on stderr.
     } else if report["mode"] == "find-max" {
         print!("{}", find_max::text(&report));
+    } else if report["mode"] == "computer-flood" {
+        print!("{}", computer_flood::text(&report));
     } else {
         print!("{}", report::text(&report));
     }

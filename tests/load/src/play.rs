@@ -98,7 +98,7 @@ pub async fn set_up(
 /// After a failure, waits 1, 2, 4 … 32 s (with jitter) before trying again, as people would:
 /// retrying at once would multiply the load on a server that is already behind.
 /// The run's end cuts the wait short.
-async fn back_off(failures: u32, rng: &mut Rng, deadline: Instant) {
+pub async fn back_off(failures: u32, rng: &mut Rng, deadline: Instant) {
     let base = Duration::from_secs(1 << failures.min(5));
     sleep_until((Instant::now() + base + rng.between(Duration::ZERO, base / 2)).min(deadline))
         .await;
@@ -175,7 +175,7 @@ const MESSAGES_PER_SECOND: usize = 18;
 
 /// A player's recent messages on one socket, to keep to [`MESSAGES_PER_SECOND`].
 #[derive(Debug, Default)]
-struct Pace {
+pub struct Pace {
     sent: std::collections::VecDeque<Instant>,
 }
 
@@ -198,7 +198,7 @@ impl Pace {
     }
 
     /// Waits until a message may go, and counts it as sent.
-    async fn wait_turn(&mut self) {
+    pub async fn wait_turn(&mut self) {
         sleep_until(self.next_at(Instant::now())).await;
         self.record(Instant::now());
     }
@@ -237,7 +237,7 @@ fn text<'a>(value: &'a Value, key: &str) -> &'a str {
 }
 
 /// The legal squares of a `snapshot` or `moved`.
-fn legal_squares(message: &Value) -> Vec<String> {
+pub fn legal_squares(message: &Value) -> Vec<String> {
     message["legal"]
         .as_array()
         .map(|legal| legal.iter().filter_map(|m| m["square"].as_str()).map(str::to_owned).collect())

@@ -62,7 +62,7 @@ fn cpu_json(from: Option<&ProcessSample>, to: Option<&ProcessSample>, wall: f64)
 
 /// CPU use of the servers, the tool and the whole machine between two samples, and per move
 /// when `moves` were acknowledged between them.
-fn usage(from: &Sample, to: &Sample, moves: usize) -> Value {
+pub fn usage(from: &Sample, to: &Sample, moves: usize) -> Value {
     let wall = to.at.saturating_duration_since(from.at).as_secs_f64();
     let servers: Vec<Value> = from
         .servers
@@ -245,7 +245,7 @@ pub fn build(args: &Args, stats: &Stats, samples: &[Sample], start: Instant) -> 
     })
 }
 
-fn number(value: &Value) -> String {
+pub fn number(value: &Value) -> String {
     match value {
         Value::Null => "n/a".to_owned(),
         Value::Number(n) => n.to_string(),
@@ -253,7 +253,7 @@ fn number(value: &Value) -> String {
     }
 }
 
-fn write_usage(out: &mut String, title: &str, usage: &Value, pids: &[Value]) {
+pub fn write_usage(out: &mut String, title: &str, usage: &Value, pids: &[Value]) {
     let _ = writeln!(out, "{title} ({} s):", number(&usage["wall_seconds"]));
     let cpu = |v: &Value| {
         format!(
@@ -297,7 +297,7 @@ fn write_usage(out: &mut String, title: &str, usage: &Value, pids: &[Value]) {
 }
 
 /// `name n, name n` for a JSON object of counts.
-fn counts_list(counts: &Value) -> String {
+pub fn counts_list(counts: &Value) -> String {
     let counts = counts.as_object().cloned().unwrap_or_default();
     counts.iter().map(|(name, n)| format!("{name} {}", number(n))).collect::<Vec<_>>().join(", ")
 }

@@ -159,6 +159,7 @@ impl Stats {
 pub struct Percentiles {
     pub count: usize,
     pub p50: f64,
+    pub p90: f64,
     pub p95: f64,
     pub p99: f64,
     pub max: f64,
@@ -178,6 +179,7 @@ impl Percentiles {
         Percentiles {
             count: micros.len(),
             p50: rank(50.0),
+            p90: rank(90.0),
             p95: rank(95.0),
             p99: rank(99.0),
             max: f64::from(micros[micros.len() - 1]) / 1000.0,
@@ -194,6 +196,7 @@ mod tests {
         let micros: Vec<u32> = (1..=100).map(|ms| ms * 1000).collect();
         let p = Percentiles::of(micros);
         assert_eq!((p.count, p.p50, p.p95, p.p99, p.max), (100, 50.0, 95.0, 99.0, 100.0));
+        assert_eq!(p.p90, 90.0);
         assert_eq!(Percentiles::of(vec![]), Percentiles::default());
         assert_eq!(Percentiles::of(vec![1500]).p99, 1.5);
     }
