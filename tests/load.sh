@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Load runs: builds the server and the load tool (tests/load), starts the server on a free port
-# with a temporary database and raised rate limits and socket cap (the defaults in the balancer
-# and attack modes), plays many friend games against it, stops it and exits with the tool's
-# status. docs/performance.md gives the current results; docs/performance-history.md keeps every
-# run recorded.
+# with a temporary database and raised rate limits and socket cap (the defaults in the balancer,
+# attack and computer-flood modes), plays many friend games against it (games against the
+# computer in the computer-flood mode), stops it and exits with the tool's status.
+# docs/performance.md gives the current results; docs/performance-history.md keeps every run
+# recorded.
 #
 #   tests/load.sh short          200 games for 30 s at 1–2 s per move, then 10 games at
 #                                0–50 ms per move for 10 s, so games end and rematch, then two
@@ -32,11 +33,23 @@
 #                                ping floods, junk cookies, game spam). Prints both p99 move
 #                                acknowledgements and their ratio (the requirement: at most 2);
 #                                fails if a game had errors (release)
+#   tests/load.sh computer-flood whether one address flooding the server with computer games
+#                                slows the computer's replies to others: 4 guests, each from
+#                                its own loopback address, play the computer at level 10
+#                                (hard), thinking 0–500 ms a move, for 40 s after a 2-s ramp,
+#                                on a server with its default limits (10 computer games in
+#                                progress per address); then the same on a fresh server with 30
+#                                flood tasks from 127.0.0.2 creating computer games and playing
+#                                them with no think time. Prints both p99 reply times (from a
+#                                guest's move to the computer's) and their ratio; fails if a
+#                                guest had errors (release)
 #
 # Arguments after the mode go to the tool and override its settings, e.g.
 #   tests/load.sh full --games 2000 --json
 #   tests/load.sh attack --games 20 --attack 20 --ramp 5s --duration 10s
-# (in the attack mode they go to both runs, except that the first never attacks).
+#   tests/load.sh computer-flood --level easy --computer-flood 5 --duration 10s
+# (in the attack and computer-flood modes they go to both runs, except that the first never
+# attacks or floods).
 # Environment: OUTFLANK_LOAD_PROFILE=debug|release overrides the build profile;
 # OUTFLANK_LOAD_NO_BUILD=1 uses the binaries already built; OUTFLANK_LOAD_SERVER=<path> runs
 # that server binary instead of building one (e.g. another checkout's); RUST_LOG is the servers' log filter
@@ -53,6 +66,7 @@ quick_args=()
 max_args=()
 flood_args=()
 attack_args=()
+flood_tasks_args=()
 case $mode in
   short)
     profile=${OUTFLANK_LOAD_PROFILE:-debug}
@@ -107,8 +121,17 @@ case $mode in
     tool_args=(--games 200 --clients 10 --ramp 20s --duration 40s --think 1s..2s)
     attack_args=(--attack 200)
     ;;
+  computer-flood)
+    profile=${OUTFLANK_LOAD_PROFILE:-release}
+    nodes=1
+    # The server keeps its default limits. Each guest has an address of its own; the flood's
+    # one address may have 10 computer games in progress, so most of its 30 tasks are refused
+    # (too_many_games, then the rate limit) and keep trying.
+    tool_args=(--games 4 --clients 4 --level hard --think 0s..500ms --ramp 2s --duration 40s)
+    flood_tasks_args=(--computer-flood 30)
+    ;;
   *)
-    echo "usage: tests/load.sh short|full|full-cluster|max|max-cluster|idle|balancer|attack [load tool arguments...]" >&2
+    echo "usage: tests/load.sh short|full|full-cluster|max|max-cluster|idle|balancer|attack|computer-flood [load tool arguments...]" >&2
     exit 2
     ;;
 esac
@@ -118,7 +141,7 @@ say() { printf 'load: %s\n' "$*" >&2; }
 # Each socket is a file descriptor, in the server and in the tool.
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" || true
 if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt 12000 ] \
-  && [ "$mode" != short ] && [ "$mode" != attack ]; then
+  && [ "$mode" != short ] && [ "$mode" != attack ] && [ "$mode" != computer-flood ]; then
   say "warning: the open-files limit is $(ulimit -n); 10,000 sockets need more (ulimit -n 65536 as root)"
 fi
 
@@ -196,7 +219,7 @@ if [ "$mode" = balancer ]; then
     OUTFLANK_TRUSTED_PROXIES=127.0.0.1,::1
     OUTFLANK_PUBLIC_URL="http://127.0.0.1:$balancer_port"
   )
-elif [ "$mode" != attack ]; then
+elif [ "$mode" != attack ] && [ "$mode" != computer-flood ]; then
   # Every player comes from 127.0.0.1: one address with up to 10,000 sockets.
   server_env+=(OUTFLANK_RATE_PER_SECOND=100000 OUTFLANK_RATE_BURST=100000)
   server_env+=(OUTFLANK_SOCKETS_PER_ADDRESS=100000)
@@ -339,7 +362,46 @@ p99_of() {
   ' "$1"
 }
 
+# The victims' p99 reply time (ms) of a computer-flood report, text or --json, as p99_of does.
+reply_p99_of() {
+  awk '
+    /^victims. reply time, whole run / { sub(/.* p99 /, ""); sub(/ ms.*/, ""); p99["all"] = $0 }
+    /^victims. reply time, at full load / { sub(/.* p99 /, ""); sub(/ ms.*/, ""); p99["steady"] = $0 }
+    /^  "victims": / { in_victims = 1 }
+    in_victims && /^    "reply_time": / { in_reply = 1 }
+    in_reply && /^      "all": / { part = "all" }
+    in_reply && /^      "steady": / { part = "steady" }
+    in_reply && /"p99_ms": / { value = $2; gsub(/[^0-9.]/, "", value); p99[part] = value }
+    in_reply && /^    }/ { in_reply = 0 }
+    in_victims && /^  }/ { in_victims = 0 }
+    END { if ("steady" in p99) print p99["steady"]; else if ("all" in p99) print p99["all"] }
+  ' "$1"
+}
+
 status=0
+if [ "$mode" = computer-flood ]; then
+  # The same guests twice, each on a fresh server: alone, then with the flood.
+  for run in alone flood; do
+    start_nodes "$run"
+    if [ "$run" = alone ]; then
+      run_args=("${tool_args[@]}" "$@" --computer-flood 0)
+    else
+      run_args=("${tool_args[@]}" "${flood_tasks_args[@]}" "$@")
+    fi
+    say "$run run: outflank-load ${urls[*]} ${run_args[*]}"
+    "$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${run_args[@]}" \
+      | tee "$work/report-$run.txt" || status=$?
+    check_nodes "$run"
+    stop_servers
+  done
+  alone_p99=$(reply_p99_of "$work/report-alone.txt")
+  flood_p99=$(reply_p99_of "$work/report-flood.txt")
+  ratio=$(awk -v a="${flood_p99:-0}" -v b="${alone_p99:-0}" \
+    'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }')
+  say "victims' p99 reply time at full load: ${alone_p99:-n/a} ms without the flood," \
+    "${flood_p99:-n/a} ms with it: ratio $ratio"
+  exit "$status"
+fi
 if [ "$mode" = attack ]; then
   # The same games twice, each on a fresh server: without the attack, then with it.
   for run in baseline attack; do
