@@ -71,6 +71,7 @@ async fn game(
         turn_started_at: Some(T0),
         origin: None,
         stand_in: false,
+        time_control: None,
     };
     store.create_game(&game).await.unwrap();
     game.id

@@ -107,6 +107,7 @@ fn new_game() -> NewGame {
         turn_started_at: Some(T0),
         origin: None,
         stand_in: false,
+        time_control: None,
     }
 }
 
@@ -133,6 +134,7 @@ fn created(game: &NewGame) -> GameRow {
         turn_started_at: game.turn_started_at,
         origin: game.origin,
         stand_in: game.stand_in,
+        time_control: game.time_control,
     }
 }
 
@@ -178,6 +180,7 @@ fn new_room() -> NewRoom {
         host: RoomMember { id: player(1), name: "Ann".into() },
         created_at: T0,
         expires_at: T0.plus(24 * 60 * 60 * 1_000),
+        time_control: None,
     }
 }
 
@@ -220,6 +223,7 @@ async fn a_created_game_reads_back_exactly(db: Db) {
         turn_started_at: None,
         origin: Some(client("2001:db8:5:6:7:8:9:a")),
         stand_in: true,
+        time_control: Some("3+2".parse().unwrap()),
         ..new_game()
     };
     for game in [&friend, &imported] {
@@ -600,18 +604,21 @@ async fn recent_games_are_a_players_ended_games_newest_first(db: Db) {
 }
 
 async fn a_created_room_reads_back_exactly(db: Db) {
-    let room = new_room();
-    db.store.create_room(&room).await.unwrap();
-    let expected = RoomRow {
-        code: room.code.clone(),
-        host: room.host.clone(),
-        guest: None,
-        created_at: room.created_at,
-        expires_at: room.expires_at,
-        game_id: None,
-        games_played: 0,
-    };
-    assert_eq!(db.store.room(&room.code).await.unwrap(), expected);
+    let timed = NewRoom { time_control: Some("5+3".parse().unwrap()), ..new_room() };
+    for room in [new_room(), timed] {
+        db.store.create_room(&room).await.unwrap();
+        let expected = RoomRow {
+            code: room.code.clone(),
+            host: room.host.clone(),
+            guest: None,
+            created_at: room.created_at,
+            expires_at: room.expires_at,
+            game_id: None,
+            games_played: 0,
+            time_control: room.time_control,
+        };
+        assert_eq!(db.store.room(&room.code).await.unwrap(), expected);
+    }
 }
 
 async fn creating_a_room_with_a_taken_code_is_a_conflict(db: Db) {

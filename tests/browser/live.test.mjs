@@ -8,12 +8,14 @@ import {
 
 const setup = serverAndBrowser({ env: { OUTFLANK_MOVE_TIME_MS: '3000' } });
 
-/** Two pages in one friend game; returns [black, white]. */
-async function friendGame() {
+/** Two pages in one friend game, timed by the clock chosen on the home page (`control`, the
+ *  default when empty); returns [black, white]. */
+async function friendGame(control = '') {
   const host = await newPage(setup.browser);
   const guest = await newPage(setup.browser);
   await host.goto(`${setup.server.base}/`);
   await setNickname(host, 'Cleo');
+  await host.selectOption('#friend-control', control);
   await host.click('#create-link');
   await host.waitForSelector('#room:not([hidden])');
   await guest.goto((await host.textContent('#room-link')).trim());
@@ -27,13 +29,24 @@ async function friendGame() {
 test('the clock counts down and a game nobody starts is aborted', async () => {
   const [black, white] = await friendGame();
   const first = await black.textContent('#clock-black');
-  assert.match(first, /^0:0[1-3] left$/);
-  assert.equal(await white.textContent('#clock-white'), '0:03');
-  await black.waitForFunction(() => document.querySelector('#clock-black').textContent === '0:01 left');
+  assert.match(first, /^0:0[0-3]\.\d left$/);
+  assert.equal(await white.textContent('#clock-white'), '0:03.0');
+  await black.waitForFunction(() => document.querySelector('#clock-black').textContent.startsWith('0:01.'));
   for (const page of [black, white]) {
     await page.waitForSelector('#result:not([hidden])', { timeout: 10000 });
     assert.equal(await page.textContent('#result-title'), 'Game aborted');
   }
+  assertNoConsoleErrors(black);
+  assertNoConsoleErrors(white);
+  await black.context().close();
+  await white.context().close();
+});
+
+test('a friend game timed 3 + 2 on the home page gives each side three minutes', async () => {
+  const [black, white] = await friendGame('3+2');
+  assert.match(await black.textContent('#clock-black'), /^(3:00|2:5\d) left$/);
+  assert.equal(await black.textContent('#clock-white'), '3:00');
+  assert.equal(await white.textContent('#clock-white'), '3:00');
   assertNoConsoleErrors(black);
   assertNoConsoleErrors(white);
   await black.context().close();

@@ -336,7 +336,7 @@ function tick() {
     }
   }
 }
-setInterval(tick, 250);
+setInterval(tick, 100);
 document.addEventListener('visibilitychange', tick);
 
 // An unknown game gets a clear message instead of endless reconnecting.

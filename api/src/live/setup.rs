@@ -3,9 +3,9 @@
 use outflank_engine::ai::Level;
 use outflank_engine::{Board, Color, Move};
 
-use crate::domain::{GameId, Mode, Nickname, PlayerId};
+use crate::domain::{GameId, Mode, Nickname, PlayerId, Timestamp};
 
-use super::Ending;
+use super::{Ending, TimeControl};
 
 /// The move time of clocked games: 30 s (SPEC §2).
 pub const DEFAULT_MOVE_TIME_MS: i64 = 30_000;
@@ -23,6 +23,13 @@ pub struct Timing {
     pub lag_allowance_ms: i64,
     /// Earliest the computer's reply is shown after the move it answers.
     pub computer_delay_ms: i64,
+}
+
+impl Timing {
+    /// The control of a clocked game whose players chose none: the configured move time.
+    pub fn default_control(&self) -> TimeControl {
+        TimeControl::PerMove { move_ms: self.move_time_ms }
+    }
 }
 
 impl Default for Timing {
@@ -169,6 +176,11 @@ pub struct Stored {
     pub ending: Option<Ending>,
     /// The rematch already started from this game, if one was.
     pub rematch: Option<GameId>,
+    /// How a clocked game is timed; `None` for today's default (the move time of [`Timing`]).
+    pub control: Option<TimeControl>,
+    /// When the game was created (its first turn began), and when each ply was played: a
+    /// per-game or daily clock is replayed from them, so it resumes exactly where it was.
+    pub times: (Timestamp, Vec<Timestamp>),
 }
 
 /// `1450` as `1,450`.

@@ -4,7 +4,7 @@ use outflank_engine::Color;
 
 use crate::domain::{GameId, GameStatus, Mode};
 
-use super::{Clocks, Ending, LastMove, Player, Ply, Position, RematchView};
+use super::{Clocks, Ending, LastMove, Player, Ply, Position, RematchView, TimeControl};
 
 /// A live game as it stands, for a client that (re)connects.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -19,8 +19,11 @@ pub struct Snapshot {
     pub position: Position,
     /// Both clocks, in clocked modes.
     pub clocks: Option<Clocks>,
-    /// The time for each move, in clocked modes.
+    /// The time for each move, in clocked modes timed per move.
     pub move_time_ms: Option<i64>,
+    /// How the game is timed, in clocked modes (absent from nodes that predate it).
+    #[serde(default)]
+    pub control: Option<TimeControl>,
     pub last_move: Option<LastMove>,
     /// Every ply, passes included.
     pub moves: Vec<Ply>,

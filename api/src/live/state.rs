@@ -76,13 +76,27 @@ impl GameState {
         timing: Timing,
         now: Timestamp,
     ) -> GameState {
-        GameState::build(id, setup, game, None, timing, now)
+        GameState::timed(id, setup, game, timing.default_control(), timing, now)
     }
 
-    /// A game reloaded from the store, e.g. after a restart. The side to move gets a full move
-    /// time from `now`; draw offers and rematch requests are forgotten, a rematch already
-    /// started is kept. Versions continue from `now` in milliseconds, above any version given
-    /// out before the restart.
+    /// [`GameState::from_game`] timed by `control` (when the mode has a clock).
+    pub fn timed(
+        id: GameId,
+        setup: Setup,
+        game: Game,
+        control: TimeControl,
+        timing: Timing,
+        now: Timestamp,
+    ) -> GameState {
+        GameState::build(id, setup, game, (control, None), timing, now)
+    }
+
+    /// A game reloaded from the store, e.g. after a restart. Under a per-game or daily control
+    /// the clocks are replayed from the stored ply times, so they stand exactly where they did
+    /// (the side to move may have run out meanwhile); under a control of seconds a move the
+    /// side to move gets a full move time from `now`. Draw offers and rematch requests are
+    /// forgotten, a rematch already started is kept. Versions continue from `now` in
+    /// milliseconds, above any version given out before the restart.
     ///
     /// # Errors
     /// [`RestoreError`] if the stored plies do not replay from the stored start.
@@ -92,7 +106,14 @@ impl GameState {
         now: Timestamp,
     ) -> Result<GameState, RestoreError> {
         let game = Game::from_moves(stored.start, stored.plies)?;
-        let mut state = GameState::build(stored.id, stored.setup, game, stored.ending, timing, now);
+        let control = stored.control.unwrap_or(timing.default_control());
+        let ending = stored.ending;
+        let mut state =
+            GameState::build(stored.id, stored.setup, game, (control, ending), timing, now);
+        let replayed = matches!(control, TimeControl::Fischer { .. } | TimeControl::Daily { .. });
+        if replayed && state.ending.is_none() && state.clock.is_some() {
+            state.clock = Some(replay_clock(&state.game, control, timing, &stored.times));
+        }
         if let Some(next_game) = stored.rematch {
             state.rematch = Rematch::started(next_game);
         }
@@ -104,7 +125,7 @@ impl GameState {
         id: GameId,
         setup: Setup,
         mut game: Game,
-        ending: Option<Ending>,
+        (control, ending): (TimeControl, Option<Ending>),
         timing: Timing,
         now: Timestamp,
     ) -> GameState {
@@ -113,7 +134,6 @@ impl GameState {
             let _ = game.play(Move::Pass);
         }
         let side = game.side_to_move();
-        let control = TimeControl::PerMove { move_ms: timing.move_time_ms };
         let clock = setup
             .mode()
             .has_clock()
@@ -208,6 +228,7 @@ impl GameState {
                 TimeControl::PerMove { move_ms } => Some(move_ms),
                 _ => None,
             }),
+            control: self.control(),
             last_move: self.last_move(),
             moves: (0..self.game.plies().len()).map(|index| self.ply(index)).collect(),
             draw_offer: self.draw.pending(),
@@ -262,6 +283,11 @@ impl GameState {
 
     pub fn ending(&self) -> Option<Ending> {
         self.ending
+    }
+
+    /// How the game is timed, when it has a clock.
+    pub fn control(&self) -> Option<TimeControl> {
+        self.clock.map(|clock| clock.control())
     }
 
     /// The start and every ply, e.g. for a text record.
@@ -384,6 +410,28 @@ impl GameState {
             running: clock.running(),
         })
     }
+}
+
+/// The clock of `game` under `control` as the stored times left it: started at `started`,
+/// and switched at each placing ply's time to the side that then had to move (after the
+/// forced passes stored with it).
+fn replay_clock(
+    game: &Game,
+    control: TimeControl,
+    timing: Timing,
+    (started, ply_times): &(Timestamp, Vec<Timestamp>),
+) -> GameClock {
+    let start = game.start();
+    let mut clock =
+        GameClock::start(control, timing.lag_allowance_ms, start.side_to_move(), *started);
+    let plies = game.plies();
+    for (index, mv) in plies.iter().enumerate() {
+        let (Move::Place(_), Some(&at)) = (mv, ply_times.get(index)) else { continue };
+        let passes = plies[index + 1..].iter().take_while(|next| **next == Move::Pass).count();
+        let next = game.board_after(index + 1 + passes).unwrap_or(game.board()).side_to_move();
+        clock.switch(next, at);
+    }
+    clock
 }
 
 /// Every legal square of the side to move with the discs it would flip.

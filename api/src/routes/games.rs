@@ -189,12 +189,20 @@ async fn create(
         NewGame::SameDevice => {
             let setup = Setup::SameDevice { player: human(&session) };
             let origin = Origin::client(client_key(&request));
-            let id = hub.create_within_budget(setup, Game::default(), origin).await?;
+            let id = hub
+                .create_within_budget(
+                    (setup, hub.timing().default_control()),
+                    Game::default(),
+                    origin,
+                )
+                .await?;
             return Ok(created(&id));
         }
     };
     let origin = Origin::client(client_key(&request));
-    let id = hub.create_within_budget(setup, Game::default(), origin).await?;
+    let id = hub
+        .create_within_budget((setup, hub.timing().default_control()), Game::default(), origin)
+        .await?;
     Ok(created(&id))
 }
 
@@ -244,6 +252,7 @@ async fn import_finished(
         turn_started_at: None,
         origin: None,
         stand_in: false,
+        time_control: None,
     };
     let winner = match result.winner() {
         Some(Color::Black) => Winner::Black,
@@ -298,7 +307,13 @@ async fn import(
         GameRouteError::BadRequest("a game to continue needs the computer's \"level\"".into())
     })?)?;
     let setup = Setup::Computer { human: human(&session), color: game.side_to_move(), level };
-    let id = hub.create_within_budget(setup, game, Origin::client(client_key(&request))).await?;
+    let id = hub
+        .create_within_budget(
+            (setup, hub.timing().default_control()),
+            game,
+            Origin::client(client_key(&request)),
+        )
+        .await?;
     Ok(created(&id))
 }
 
@@ -331,6 +346,7 @@ fn game_json(record: &GameRecord) -> serde_json::Value {
         "id": game.id.to_string(),
         "mode": game.mode.as_str(),
         "level": game.level.map(Level::number),
+        "control": game.control().map(|control| control.to_string()),
         "status": game.status.as_str(),
         "players": { "black": seat(&game.black), "white": seat(&game.white) },
         "result": game.end_reason.map(|reason| json!({

@@ -5,14 +5,14 @@ use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::web::{self, ServiceConfig};
 use outflank_engine::Game;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::domain::{Nickname, RoomCode, Timestamp};
 use crate::http::PublicUrl;
 use crate::http::error::{ApiError, api_error};
 use crate::identity::session::Session;
-use crate::live::{Human, Setup};
+use crate::live::{BadTimeControl, Human, Setup, TimeControl};
 use crate::service::{GameHub, Origin, ServiceError};
 use crate::storage::{DbError, NewRoom, RoomMember, RoomRow, Store};
 
@@ -45,8 +45,20 @@ pub enum RoomRouteError {
     Taken,
     #[error("this is your own link: send it to a friend")]
     OwnRoom,
+    #[error("the request body is not a room: {0}")]
+    BadRequest(String),
+    #[error("{0} is not offered; choose one of {choices}", choices = offered_controls())]
+    ControlNotOffered(TimeControl),
+    #[error("{0}; choose one of {choices}", choices = offered_controls())]
+    BadControl(#[from] BadTimeControl),
     #[error("the server could not save the room; please try again")]
     Unavailable(String),
+}
+
+/// The controls a room may be timed by, as players write them.
+fn offered_controls() -> String {
+    let offered: Vec<String> = TimeControl::offered().iter().map(ToString::to_string).collect();
+    offered.join(", ")
 }
 
 impl From<DbError> for RoomRouteError {
@@ -66,6 +78,10 @@ impl ApiError for RoomRouteError {
             RoomRouteError::Expired => (StatusCode::GONE, "room_expired"),
             RoomRouteError::Taken => (StatusCode::CONFLICT, "room_taken"),
             RoomRouteError::OwnRoom => (StatusCode::CONFLICT, "own_room"),
+            RoomRouteError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            RoomRouteError::ControlNotOffered(_) | RoomRouteError::BadControl(_) => {
+                (StatusCode::UNPROCESSABLE_ENTITY, "bad_time_control")
+            }
             RoomRouteError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
         }
     }
@@ -92,6 +108,8 @@ struct RoomView {
     /// The game being played in the room, once the friend has joined (then each rematch).
     game_id: Option<String>,
     games_played: u32,
+    /// How the room's games are timed (`3+2`); `None` for the default, 30 s a move.
+    control: Option<String>,
 }
 
 fn view(room: &RoomRow, base: &str) -> RoomView {
@@ -103,6 +121,7 @@ fn view(room: &RoomRow, base: &str) -> RoomView {
         expires_at: room.expires_at.0,
         game_id: room.game_id.as_ref().map(ToString::to_string),
         games_played: room.games_played,
+        control: room.time_control.map(|control| control.to_string()),
     }
 }
 
@@ -129,18 +148,50 @@ async fn load(store: &Store, code: &RoomCode, now: Timestamp) -> Result<RoomRow,
     Ok(room)
 }
 
-/// `POST /api/rooms`: a new invitation link from the signed-in player.
+/// What `POST /api/rooms` may ask for; no body at all asks for the defaults.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RoomRequest {
+    /// The time control of the room's games, as players write it (`3+2`, `2d`).
+    control: Option<String>,
+}
+
+impl RoomRequest {
+    /// The request in `body`: empty, or JSON.
+    fn read(body: &[u8]) -> Result<RoomRequest, RoomRouteError> {
+        if body.iter().all(u8::is_ascii_whitespace) {
+            return Ok(RoomRequest::default());
+        }
+        serde_json::from_slice(body).map_err(|error| RoomRouteError::BadRequest(error.to_string()))
+    }
+
+    /// The control asked for, if any: one of those offered.
+    fn control(&self) -> Result<Option<TimeControl>, RoomRouteError> {
+        let Some(text) = &self.control else { return Ok(None) };
+        let control: TimeControl = text.parse()?;
+        if !control.is_offered() {
+            return Err(RoomRouteError::ControlNotOffered(control));
+        }
+        Ok(Some(control))
+    }
+}
+
+/// `POST /api/rooms`: a new invitation link from the signed-in player, its games timed by the
+/// control asked for (`{"control": "3+2"}`) or by the default.
 async fn create(
     request: actix_web::HttpRequest,
+    body: web::Bytes,
     session: Session,
     store: web::Data<Store>,
 ) -> Result<HttpResponse, RoomRouteError> {
+    let control = RoomRequest::read(&body)?.control()?;
     let now = Timestamp::now();
     let room = NewRoom {
         code: RoomCode::generate(),
         host: RoomMember { id: session.player.clone(), name: session.nickname.to_string() },
         created_at: now,
         expires_at: now.plus(ROOM_LIFETIME_MS),
+        time_control: control,
     };
     store.create_room(&room).await?;
     let row = store.room(&room.code).await?;
@@ -190,7 +241,8 @@ async fn join(
     // the race to start it (a double submit, here or through another node) answers the room
     // with the winner's game, as joining again does.
     let setup = Setup::Friend { black, white };
-    match hub.create(setup, Game::default(), Some(&code), Origin::people()).await {
+    let control = room.time_control.unwrap_or(hub.timing().default_control());
+    match hub.create((setup, control), Game::default(), Some(&code), Origin::people()).await {
         Ok(_) | Err(ServiceError::Storage(DbError::Conflict)) => {}
         Err(error) => return Err(RoomRouteError::Unavailable(error.to_string())),
     }

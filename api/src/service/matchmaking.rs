@@ -225,7 +225,13 @@ impl Matchmaking {
                 let game_id = GameId::from_pairing(*pairing);
                 let origin = Origin::people();
                 self.hub
-                    .create_with_id(game_id.clone(), setup, Game::default(), None, origin)
+                    .create_with_id(
+                        game_id.clone(),
+                        (setup, self.hub.timing().default_control()),
+                        Game::default(),
+                        None,
+                        origin,
+                    )
                     .await?;
                 Ok(Paired { game_id, opponent, computer: None })
             }
@@ -234,7 +240,14 @@ impl Matchmaking {
                 let color = if rand::random::<bool>() { Color::Black } else { Color::White };
                 let setup = Setup::Computer { human: me.clone(), color, level };
                 let origin = Origin::stand_in(client);
-                let game_id = self.hub.create_within_budget(setup, Game::default(), origin).await?;
+                let game_id = self
+                    .hub
+                    .create_within_budget(
+                        (setup, self.hub.timing().default_control()),
+                        Game::default(),
+                        origin,
+                    )
+                    .await?;
                 let opponent = crate::live::Player::Computer(level).display_name();
                 Ok(Paired { game_id, opponent, computer: Some(level) })
             }

@@ -7,6 +7,7 @@ use crate::accounts::rating::RatedPlayers;
 use crate::domain::{
     ClientKey, EndReason, GameId, GameStatus, Mode, PlayerId, PuzzleId, RoomCode, Timestamp, Winner,
 };
+use crate::live::TimeControl;
 
 /// One side of a game: who plays it and the name shown for them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +41,9 @@ pub struct NewGame {
     pub origin: Option<ClientKey>,
     /// The computer standing in for an opponent the queue did not find: its searches go first.
     pub stand_in: bool,
+    /// How a clocked game is timed; `None` without a clock, or for a clocked game stored
+    /// before controls could be chosen (then `move_time_ms` a move).
+    pub time_control: Option<TimeControl>,
 }
 
 /// Which game of its friend room a new game is. The room's current game is replaced only if it
@@ -100,6 +104,17 @@ pub struct GameRow {
     pub origin: Option<ClientKey>,
     /// The computer standing in for an opponent the queue did not find: its searches go first.
     pub stand_in: bool,
+    /// How a clocked game is timed; `None` without a clock, or for a clocked game stored
+    /// before controls could be chosen (then `move_time_ms` a move).
+    pub time_control: Option<TimeControl>,
+}
+
+impl GameRow {
+    /// How the game is timed: its control, or for a clocked game stored before controls could
+    /// be chosen, its move time; `None` without a clock.
+    pub fn control(&self) -> Option<TimeControl> {
+        self.time_control.or(self.move_time_ms.map(|move_ms| TimeControl::PerMove { move_ms }))
+    }
 }
 
 /// One stored ply. Plies are numbered from 0, so ply `n` is `Game::plies()[n]`.
@@ -132,6 +147,8 @@ pub struct NewRoom {
     pub created_at: Timestamp,
     /// After this the link no longer works (checked by the caller).
     pub expires_at: Timestamp,
+    /// How the room's games are timed; `None` for the default.
+    pub time_control: Option<TimeControl>,
 }
 
 /// A stored friend room.
@@ -146,6 +163,8 @@ pub struct RoomRow {
     pub game_id: Option<GameId>,
     /// How many games the room has started.
     pub games_played: u32,
+    /// How the room's games are timed; `None` for the default.
+    pub time_control: Option<TimeControl>,
 }
 
 /// Where a game's analysis stands.

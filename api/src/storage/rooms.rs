@@ -7,8 +7,8 @@ use super::{
 };
 use crate::domain::{RoomCode, Timestamp};
 
-const ROOM_COLUMNS: &str =
-    "code, host_id, host_name, guest_id, guest_name, created_at, expires_at, game_id, games_played";
+const ROOM_COLUMNS: &str = "code, host_id, host_name, guest_id, guest_name, created_at, expires_at, game_id, games_played, \
+     time_control";
 
 impl Store {
     /// Stores a new room with its host and no guest.
@@ -18,14 +18,15 @@ impl Store {
     pub async fn create_room(&self, room: &NewRoom) -> DbResult<()> {
         let mut db = self.write_connection().await?;
         sqlx::query(
-            "INSERT INTO rooms (code, host_id, host_name, created_at, expires_at) \
-             VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO rooms (code, host_id, host_name, created_at, expires_at, time_control) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(room.code.as_str())
         .bind(room.host.id.as_str())
         .bind(room.host.name.as_str())
         .bind(room.created_at.0)
         .bind(room.expires_at.0)
+        .bind(room.time_control.map(|control| control.to_string()))
         .execute(&mut *db)
         .await?;
         Ok(())
@@ -95,5 +96,6 @@ fn room_row(row: &AnyRow) -> DbResult<RoomRow> {
         expires_at: Timestamp(get(row, "expires_at")?),
         game_id: parse_opt("rooms.game_id", get(row, "game_id")?)?,
         games_played: convert("rooms.games_played", get::<i32>(row, "games_played")?)?,
+        time_control: parse_opt("rooms.time_control", get(row, "time_control")?)?,
     })
 }

@@ -339,6 +339,7 @@ mod tests {
             turn_started_at: None,
             origin: None,
             stand_in: false,
+            time_control: None,
         };
         store.create_game(&game).await.unwrap();
         game.id

@@ -21,12 +21,18 @@ async fn joined_room(app: &TestApp) -> (User, User, String, String) {
 /// Ann creates a room, Bob joins; returns both with their sockets (black first) and the game id.
 async fn friend_game(app: &TestApp) -> (User, Socket, User, Socket, String, Value) {
     let (ann, bob, _, id) = joined_room(app).await;
+    seated(ann, bob, id).await
+}
+
+/// Ann and Bob on game `id` with their sockets, black first, the game's id and the black
+/// player's first view.
+async fn seated(ann: User, bob: User, id: String) -> (User, Socket, User, Socket, String, Value) {
     let (ann_socket, ann_view) = ann.join(&id).await;
-    let (bob_socket, _) = bob.join(&id).await;
+    let (bob_socket, bob_view) = bob.join(&id).await;
     if ann_view["you"] == "black" {
         (ann, ann_socket, bob, bob_socket, id, ann_view)
     } else {
-        (bob, bob_socket, ann, ann_socket, id, ann_view)
+        (bob, bob_socket, ann, ann_socket, id, bob_view)
     }
 }
 
@@ -400,4 +406,119 @@ async fn a_game_without_a_clock_left_for_a_day_stays_live() {
     let id = ann.create_game(json!({ "mode": "same_device" })).await;
     app.advance(24 * 3600 * 1000);
     assert_eq!(status_after_restart(&mut app, &mut ann, &id, "aborted").await, "live");
+}
+
+/// Ann's room timed by `control` and Bob's joining it: both with their sockets (black first),
+/// the game's id and the black player's first view.
+async fn timed_friend_game(
+    app: &TestApp,
+    control: &str,
+) -> (User, Socket, User, Socket, String, Value) {
+    let ann = app.user("Ann").await;
+    let bob = app.user("Bob").await;
+    let created = ann.post("/api/rooms", &json!({ "control": control })).await;
+    assert_eq!(created.status(), 201);
+    let room: Value = created.json().await.unwrap();
+    assert_eq!(room["control"], control);
+    let join = format!("/api/rooms/{}/join", room["code"].as_str().unwrap());
+    let joined: Value = bob.post(&join, &json!({})).await.json().await.unwrap();
+    let id = joined["game_id"].as_str().unwrap().to_owned();
+    seated(ann, bob, id).await
+}
+
+#[actix_web::test]
+async fn a_room_timed_three_plus_two_gives_each_side_three_minutes_and_two_seconds_a_move() {
+    let app = spawn_app_with_clock().await;
+    let (_black, mut black_socket, _white, mut white_socket, _, view) =
+        timed_friend_game(&app, "3+2").await;
+    assert_eq!((&view["control"], &view["move_time_ms"]), (&json!("3+2"), &Value::Null));
+    assert_eq!(
+        view["clocks"],
+        json!({ "black_ms": 180_000, "white_ms": 180_000, "running": "black" })
+    );
+    app.advance(10_000);
+    let moved = black_socket.play("d3").await;
+    assert_eq!(
+        moved["clocks"],
+        json!({ "black_ms": 172_000, "white_ms": 180_000, "running": "white" })
+    );
+    white_socket.expect("moved").await;
+    app.advance(4_000);
+    let moved = white_socket.play("c3").await;
+    assert_eq!(
+        moved["clocks"],
+        json!({ "black_ms": 172_000, "white_ms": 178_000, "running": "black" })
+    );
+}
+
+#[actix_web::test]
+async fn a_side_under_a_per_game_control_loses_once_its_whole_time_is_spent() {
+    let app = spawn_app_with_clock().await;
+    let (_black, mut black_socket, _white, mut white_socket, _, _) =
+        timed_friend_game(&app, "1+0").await;
+    black_socket.play("d3").await;
+    white_socket.expect("moved").await;
+    white_socket.play("c3").await;
+    black_socket.expect("moved").await;
+    // Thirty seconds a move would have flagged Black long before; a minute a game does not.
+    app.advance(45_000);
+    black_socket.play("b3").await;
+    app.advance(60_500);
+    let result = ended_result(black_socket.next_msg().await);
+    assert_eq!((result.reason.as_str(), result.winner.as_deref()), ("timeout", Some("black")));
+}
+
+#[actix_web::test]
+async fn a_rematch_keeps_the_rooms_control() {
+    let app = spawn_app_with_clock().await;
+    let (black, mut black_socket, white, mut white_socket, _, _) =
+        timed_friend_game(&app, "10+5").await;
+    black_socket.send(json!({ "type": "resign" })).await;
+    white_socket.until("ended").await;
+    black_socket.send(json!({ "type": "rematch" })).await;
+    white_socket.until("rematch_asked").await;
+    white_socket.send(json!({ "type": "rematch" })).await;
+    let started = black_socket.until("rematch_started").await;
+    let next = started["game_id"].as_str().unwrap();
+    let (_, view) = white.join(next).await;
+    assert_eq!(view["control"], "10+5");
+    assert_eq!(view["clocks"]["black_ms"], 600_000);
+    let game: Value = black.get(&format!("/api/games/{next}")).await.json().await.unwrap();
+    assert_eq!(game["control"], "10+5");
+}
+
+#[actix_web::test]
+async fn a_per_game_clock_restored_after_a_restart_stands_where_the_moves_left_it() {
+    let mut app = spawn_app_with_clock().await;
+    let (mut black, mut black_socket, mut white, mut white_socket, id, _) =
+        timed_friend_game(&app, "5+3").await;
+    app.advance(20_000);
+    black_socket.play("d3").await;
+    white_socket.expect("moved").await;
+    app.advance(7_000);
+    app.restart().await;
+    black.reconnect_to(&app);
+    white.reconnect_to(&app);
+    let (_, view) = white.join(&id).await;
+    // Black spent 20 s and got 3 back; White has been thinking for 7 s, restart or not.
+    assert_eq!(
+        view["clocks"],
+        json!({ "black_ms": 283_000, "white_ms": 293_000, "running": "white" })
+    );
+}
+
+#[actix_web::test]
+async fn a_room_with_a_control_not_offered_or_unreadable_is_refused_and_not_made() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    for control in ["4+2", "fast", "0s", "8d"] {
+        let refused = ann.post("/api/rooms", &json!({ "control": control })).await;
+        assert_eq!(refused.status(), 422, "{control}");
+        let body: Value = refused.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "bad_time_control");
+        let message = body["error"]["message"].as_str().unwrap();
+        assert!(message.contains("3+2") && message.contains("2d"), "{message}");
+    }
+    let unknown = ann.post("/api/rooms", &json!({ "clock": "3+2" })).await;
+    assert_eq!(unknown.status(), 400);
 }

@@ -6,10 +6,20 @@ import { clockLeft, playerName } from './model.js';
 const $ = (id) => document.getElementById(id);
 export const LOW_TIME_MS = 10000;
 
-/** "0:07", rounded up to the second, as clocks do. */
+const pad = (n) => String(n).padStart(2, '0');
+
+/** A clock as clocks show it, rounded up: "0:07.3" under ten seconds, "4:59", "1:02:03" past an
+ *  hour, "2 d 3 h" past a day (daily games). */
 export function formatMs(ms) {
-  const seconds = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+  const left = Math.max(0, ms);
+  if (left < LOW_TIME_MS) {
+    const tenths = Math.ceil(left / 100);
+    return `0:${pad(Math.floor(tenths / 10))}.${tenths % 10}`;
+  }
+  const seconds = Math.ceil(left / 1000);
+  if (seconds >= 86400) return `${Math.floor(seconds / 86400)} d ${Math.floor((seconds % 86400) / 3600)} h`;
+  if (seconds >= 3600) return `${Math.floor(seconds / 3600)}:${pad(Math.floor((seconds % 3600) / 60))}:${pad(seconds % 60)}`;
+  return `${Math.floor(seconds / 60)}:${pad(seconds % 60)}`;
 }
 
 /** The names, counts and presence; `counts` are those of the position shown. */

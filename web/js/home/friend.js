@@ -44,7 +44,7 @@ async function waitForFriend(code) {
 export function initFriend() {
   $('create-link').addEventListener('click', (event) => busy(event.currentTarget, async () => {
     if (!(await requireSession())) return;
-    const room = await api.newRoom();
+    const room = await api.newRoom($('friend-control').value);
     $('room').hidden = false;
     $('room-link').textContent = room.link;
     $('copy-status').textContent = '';

@@ -100,14 +100,84 @@ fn a_shorter_configured_move_time_is_used() {
 }
 
 fn stored(plies: &str, ending: Option<Ending>) -> Stored {
+    let plies: Vec<Move> = plies.split_whitespace().map(|text| Move::Place(sq(text))).collect();
+    // One second apart from T0, as `play_line` plays them.
+    let times = (1..=plies.len()).map(|n| T0.plus(1_000 * n as i64)).collect();
     Stored {
         id: game_id(),
         setup: Setup::Friend { black: human(ann(), "Ann"), white: human(ben(), "Ben") },
         start: Board::start(),
-        plies: plies.split_whitespace().map(|text| Move::Place(sq(text))).collect(),
+        plies,
         ending,
         rematch: None,
+        control: None,
+        times: (T0, times),
     }
+}
+
+/// Ann and Ben at 3+2 from [`T0`].
+fn blitz_game() -> GameState {
+    let setup = Setup::Friend { black: human(ann(), "Ann"), white: human(ben(), "Ben") };
+    let game = outflank_engine::Game::default();
+    GameState::timed(game_id(), setup, game, TimeControl::fischer(3, 2), Timing::default(), T0)
+}
+
+#[test]
+fn under_a_per_game_control_each_side_keeps_its_rest_plus_the_increment() {
+    let mut state = blitz_game();
+    play(&mut state, "d3", T0.plus(10_000));
+    play(&mut state, "c3", T0.plus(14_000));
+    let clocks = state.snapshot(T0.plus(20_000)).clocks;
+    assert_eq!(
+        clocks,
+        Some(Clocks {
+            black_ms: 172_000 - 6_000,
+            white_ms: 180_000 - 4_000 + 2_000,
+            running: Some(Color::Black)
+        })
+    );
+    assert_eq!(state.control(), Some(TimeControl::fischer(3, 2)));
+    assert_eq!(state.snapshot(T0).move_time_ms, None);
+}
+
+#[test]
+fn under_a_per_game_control_a_side_loses_when_its_whole_time_is_spent() {
+    let mut state = blitz_game();
+    play(&mut state, "d3", T0.plus(10_000));
+    play(&mut state, "c3", T0.plus(11_000));
+    // Black had 172 s when its turn began at T0 + 11 s.
+    assert_eq!(state.next_deadline(), Some(T0.plus(11_000 + 172_000 + 500)));
+    let events = state.apply(Command::Tick, T0.plus(11_000 + 172_500)).unwrap();
+    let ending = Ending { reason: EndReason::Timeout, winner: Some(Winner::White) };
+    assert!(matches!(events.as_slice(), [Event::Ended { ending: e, .. }] if *e == ending));
+}
+
+#[test]
+fn a_restored_per_game_clock_stands_exactly_where_the_stored_times_left_it() {
+    let blitz = TimeControl::fischer(3, 2);
+    let stored = Stored { control: Some(blitz), ..stored("d3 c3 b3", None) };
+    // Restored long after the last move (T0 + 3 s): White's time ran on meanwhile.
+    let now = T0.plus(3_000 + 100_000);
+    let state = GameState::restore(stored, Timing::default(), now).unwrap();
+    let mut played = blitz_game();
+    play_line(&mut played, "d3 c3 b3", T0);
+    assert_eq!(state.snapshot(now).clocks, played.snapshot(now).clocks);
+    assert_eq!(
+        state.snapshot(now).clocks,
+        Some(Clocks {
+            black_ms: 180_000 - 1_000 + 2_000 - 1_000 + 2_000,
+            white_ms: 180_000 - 1_000 + 2_000 - 100_000,
+            running: Some(Color::White)
+        })
+    );
+    assert_eq!(state.next_deadline(), played.next_deadline());
+}
+
+#[test]
+fn a_restored_daily_game_keeps_its_deadline() {
+    let stored = Stored { control: Some(TimeControl::Daily { days: 1 }), ..stored("d3", None) };
+    let state = GameState::restore(stored, Timing::default(), T0.plus(3_600_000)).unwrap();
+    assert_eq!(state.next_deadline(), Some(T0.plus(1_000 + 86_400_000 + 500)));
 }
 
 #[test]

@@ -58,6 +58,8 @@ fn a_game_restored_with_its_rematch_started_refuses_another() {
         plies: Vec::new(),
         ending: Some(Ending { reason: EndReason::Resignation, winner: Some(Winner::White) }),
         rematch: Some(next_id()),
+        control: None,
+        times: (T0, Vec::new()),
     };
     let mut state = GameState::restore(stored, Timing::default(), T0).unwrap();
     assert_eq!(state.snapshot(T0).rematch.next_game, Some(next_id()));

@@ -4,7 +4,7 @@ use outflank_engine::{Board, Color, Game};
 
 use crate::accounts::rating::RatedPlayers;
 use crate::domain::{GameId, GameStatus, Mode, Nickname, RoomCode, Timestamp};
-use crate::live::{Ending, Human, Setup, Stored, Timing};
+use crate::live::{Ending, Human, Setup, Stored, TimeControl};
 use crate::service::compute::Urgency;
 use crate::service::review::ENGINE;
 use crate::storage::{FinishedGame, GameRecord, NewGame, SeatRow};
@@ -16,16 +16,21 @@ fn seat(setup: &Setup, color: Color) -> SeatRow {
     SeatRow { id: player.human().map(|human| human.id.clone()), name: player.display_name() }
 }
 
-/// The row of a new game of `origin` (whose client, if any, started it).
+/// The row of a new game of `origin` (whose client, if any, started it), timed by `control`
+/// when its mode has a clock.
 pub fn new_game(
     id: &GameId,
     setup: &Setup,
     start: Board,
-    (timing, room): (&Timing, Option<&RoomCode>),
+    (control, room): (TimeControl, Option<&RoomCode>),
     origin: &Origin,
     now: Timestamp,
 ) -> NewGame {
     let clocked = setup.mode().has_clock();
+    let move_time_ms = match control {
+        TimeControl::PerMove { move_ms } => Some(move_ms),
+        _ => None,
+    };
     NewGame {
         id: id.clone(),
         mode: setup.mode(),
@@ -33,13 +38,14 @@ pub fn new_game(
         black: seat(setup, Color::Black),
         white: seat(setup, Color::White),
         start_position: start,
-        move_time_ms: clocked.then_some(timing.move_time_ms),
+        move_time_ms: move_time_ms.filter(|_| clocked),
         room_code: room.cloned(),
         rated: setup.mode() == Mode::Ranked,
         created_at: now,
         turn_started_at: clocked.then_some(now),
         origin: origin.client,
         stand_in: origin.urgency == Urgency::High,
+        time_control: clocked.then_some(control),
     }
 }
 
@@ -115,6 +121,8 @@ pub fn stored(record: &GameRecord) -> Result<Stored, CorruptGame> {
         ending,
         // Another row of the store says: `task::restore` looks it up.
         rematch: None,
+        control: game.control(),
+        times: (game.created_at, record.moves.iter().map(|row| row.played_at).collect()),
     })
 }
 
@@ -132,7 +140,7 @@ mod tests {
     fn row_of(origin: &Origin) -> NewGame {
         let human = Human { id: PlayerId::generate(), name: Nickname::parse("Ann").unwrap() };
         let setup = Setup::Computer { human, color: Color::Black, level: Level::EASY };
-        let settings = (&Timing::default(), None);
+        let settings = (TimeControl::DEFAULT, None);
         new_game(&GameId::generate(), &setup, Board::start(), settings, origin, Timestamp(0))
     }
 

@@ -9,7 +9,7 @@ use outflank_engine::Game;
 use tokio::sync::{broadcast, mpsc};
 
 use crate::domain::{ClientKey, GameId, PlayerId, RoomCode};
-use crate::live::{GameState, Setup, Timing};
+use crate::live::{GameState, Setup, TimeControl, Timing};
 use crate::metrics::{ErrorKind, Metrics};
 use crate::service::ServiceError;
 use crate::service::compute::SearchPool;
@@ -111,13 +111,13 @@ impl GameHub {
     /// [`DbError::Conflict`] when the room has a game already (another request started it).
     pub async fn create(
         &self,
-        setup: Setup,
+        (setup, control): (Setup, TimeControl),
         game: Game,
         room: Option<&RoomCode>,
         origin: Origin,
     ) -> Result<GameId, ServiceError> {
         let id = GameId::generate();
-        self.create_with_id(id.clone(), setup, game, room, origin).await?;
+        self.create_with_id(id.clone(), (setup, control), game, room, origin).await?;
         Ok(id)
     }
 
@@ -129,12 +129,12 @@ impl GameHub {
     /// [`ServiceError::OverBudget`] when either is at its limit; a storage error otherwise.
     pub async fn create_within_budget(
         &self,
-        setup: Setup,
+        (setup, control): (Setup, TimeControl),
         game: Game,
         origin: Origin,
     ) -> Result<GameId, ServiceError> {
         let (Some((kind, player)), Some(client)) = (BudgetKind::of(&setup), origin.client) else {
-            return self.create(setup, game, None, origin).await;
+            return self.create((setup, control), game, None, origin).await;
         };
         let id = GameId::generate();
         let context = &self.inner.context;
@@ -149,7 +149,7 @@ impl GameHub {
         }
         // Given back unless the game starts, also when this request is dropped half-way.
         let admission = Admission { budget: &self.inner.context.budget, game: Some(id.clone()) };
-        self.create_with_id(id.clone(), setup, game, None, origin).await?;
+        self.create_with_id(id.clone(), (setup, control), game, None, origin).await?;
         admission.started();
         Ok(id)
     }
@@ -188,7 +188,7 @@ impl GameHub {
     pub async fn create_with_id(
         &self,
         id: GameId,
-        setup: Setup,
+        (setup, control): (Setup, TimeControl),
         game: Game,
         room: Option<&RoomCode>,
         origin: Origin,
@@ -196,8 +196,7 @@ impl GameHub {
         self.refuse_when_stopping()?;
         let now = self.inner.context.clock.now();
         let context = &self.inner.context;
-        let settings = (&context.timing, room);
-        let row = convert::new_game(&id, &setup, game.start(), settings, &origin, now);
+        let row = convert::new_game(&id, &setup, game.start(), (control, room), &origin, now);
         let room_game = room.map(|_| RoomGame::First);
         match context.store.create_game_with(&row, game.plies(), now, room_game).await {
             Ok(()) => {}
@@ -209,7 +208,7 @@ impl GameHub {
         }
         // A new id is free, so this claims it; the claim tells other nodes where it runs.
         context.router.claim(&id).await?;
-        let state = GameState::from_game(id, setup, game, context.timing, now);
+        let state = GameState::timed(id, setup, game, control, context.timing, now);
         self.start(state, origin);
         Ok(())
     }

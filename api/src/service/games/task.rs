@@ -17,7 +17,7 @@ use crate::accounts::rating::RatedGame;
 use crate::domain::{GameId, PlayerId, Timestamp};
 use crate::live::{
     Announcement, Broadcast, CatchUp, Command, Event, GameState, History, Player, Resume, SearchId,
-    SearchRequest, Timing,
+    SearchRequest, TimeControl, Timing,
 };
 use crate::metrics::{ErrorKind, Metrics};
 use crate::storage::{GameRecord, RoomGame, Store};
@@ -325,7 +325,7 @@ impl GameTask {
                         game_id,
                         setup,
                         start,
-                        (&self.context.timing, room.as_ref()),
+                        (self.control(), room.as_ref()),
                         &self.origin,
                         now,
                     );
@@ -336,6 +336,12 @@ impl GameTask {
             }
         }
         Ok(rated)
+    }
+
+    /// The control this game is timed by, which a rematch keeps (the default when it has no
+    /// clock).
+    fn control(&self) -> TimeControl {
+        self.state.control().unwrap_or(self.context.timing.default_control())
     }
 
     /// Does, once `events` are stored and before anyone hears of them, what follows from them
@@ -356,8 +362,9 @@ impl GameTask {
                     }
                 }
                 Event::RematchStarted { game_id, setup, .. } => {
-                    let next =
-                        GameState::new(game_id.clone(), setup.clone(), self.context.timing, now);
+                    let (id, setup, timing) = (game_id.clone(), setup.clone(), self.context.timing);
+                    let game = outflank_engine::Game::default();
+                    let next = GameState::timed(id, setup, game, self.control(), timing, now);
                     self.start_rematch(next).await?;
                 }
                 _ => {}

@@ -609,6 +609,7 @@ mod tests {
             turn_started_at: None,
             origin: None,
             stand_in: false,
+            time_control: None,
         }
     }
 

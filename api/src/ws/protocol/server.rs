@@ -96,6 +96,9 @@ pub struct SnapshotMsg {
     pub position: PositionMsg,
     pub clocks: Option<ClocksMsg>,
     pub move_time_ms: Option<i64>,
+    /// How a clocked game is timed, as players write it: `30s` a move, `3+2` (minutes +
+    /// seconds of increment) or `2d` a move.
+    pub control: Option<String>,
     pub last_move: Option<LastMoveMsg>,
     pub moves: Vec<PlyMsg>,
     pub draw_offer: Option<Side>,
@@ -189,6 +192,7 @@ impl ServerMsg {
             position: PositionMsg::from(&snapshot.position),
             clocks: snapshot.clocks.map(ClocksMsg::from),
             move_time_ms: snapshot.move_time_ms,
+            control: snapshot.control.map(|control| control.to_string()),
             last_move: snapshot.last_move.map(LastMoveMsg::from),
             moves: snapshot.moves.iter().map(PlyMsg::from).collect(),
             draw_offer: snapshot.draw_offer.map(Side::from),
