@@ -56,6 +56,9 @@
 # (default `warn`, so request logging does not weigh on the numbers); the cluster mode takes
 # PostgreSQL and Redis from TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)
 # and TEST_REDIS_URL (default redis://127.0.0.1:6379), as tests/services.sh exports them.
+# OUTFLANK_LOAD_SERVER_CPUS and OUTFLANK_LOAD_TOOL_CPUS (taskset lists, e.g. 0 and 1) pin the
+# servers and the tool to CPUs of their own, so that a tool busy attacking does not take the
+# server's cores and the figures are the server's alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -158,6 +161,10 @@ if [ -z "${OUTFLANK_LOAD_NO_BUILD:-}" ]; then
 fi
 server_bin=${OUTFLANK_LOAD_SERVER:-$target_dir/$profile/outflank}
 tool_bin=$target_dir/$profile/outflank-load
+server_pin=()
+tool_pin=()
+[ -n "${OUTFLANK_LOAD_SERVER_CPUS:-}" ] && server_pin=(taskset -c "$OUTFLANK_LOAD_SERVER_CPUS")
+[ -n "${OUTFLANK_LOAD_TOOL_CPUS:-}" ] && tool_pin=(taskset -c "$OUTFLANK_LOAD_TOOL_CPUS")
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/outflank-load.XXXXXX")
 pids=()
@@ -305,7 +312,7 @@ start_nodes() {
   server_pid_args=()
   for node in $(seq 1 "$nodes"); do
     port=$(free_port)
-    env "${node_env[@]}" OUTFLANK_ADDR="127.0.0.1:$port" "$server_bin" \
+    "${server_pin[@]}" env "${node_env[@]}" OUTFLANK_ADDR="127.0.0.1:$port" "$server_bin" \
       >"$work/server-$name-$node.log" 2>&1 &
     pid=$!
     pids+=("$pid")
@@ -389,7 +396,7 @@ if [ "$mode" = computer-flood ]; then
       run_args=("${tool_args[@]}" "${flood_tasks_args[@]}" "$@")
     fi
     say "$run run: outflank-load ${urls[*]} ${run_args[*]}"
-    "$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${run_args[@]}" \
+    "${tool_pin[@]}" "$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${run_args[@]}" \
       | tee "$work/report-$run.txt" || status=$?
     check_nodes "$run"
     stop_servers
@@ -412,7 +419,7 @@ if [ "$mode" = attack ]; then
       run_args=("${tool_args[@]}" "${attack_args[@]}" "$@")
     fi
     say "$run run: outflank-load ${urls[*]} ${run_args[*]}"
-    "$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${run_args[@]}" \
+    "${tool_pin[@]}" "$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${run_args[@]}" \
       | tee "$work/report-$run.txt" || status=$?
     check_nodes "$run"
     stop_servers
@@ -437,14 +444,14 @@ if [ "$mode" = balancer ]; then
 fi
 
 say "running: outflank-load ${urls[*]} ${tool_args[*]} $*"
-"$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${tool_args[@]}" "$@" || status=$?
+"${tool_pin[@]}" "$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${tool_args[@]}" "$@" || status=$?
 if [ "$status" -eq 0 ] && [ ${#quick_args[@]} -gt 0 ]; then
   say "running: outflank-load ${urls[*]} ${quick_args[*]}"
-  "$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${quick_args[@]}" || status=$?
+  "${tool_pin[@]}" "$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${quick_args[@]}" || status=$?
 fi
 if [ "$status" -eq 0 ] && [ ${#max_args[@]} -gt 0 ]; then
   say "running: outflank-load ${urls[*]} ${max_args[*]}"
-  "$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${max_args[@]}" || status=$?
+  "${tool_pin[@]}" "$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${max_args[@]}" || status=$?
 fi
 
 last_run=run
@@ -455,7 +462,7 @@ if [ "$status" -eq 0 ] && [ ${#flood_args[@]} -gt 0 ]; then
   start_nodes flood
   last_run=flood
   say "running (joins during a move flood): outflank-load ${urls[*]} ${flood_args[*]}"
-  "$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${flood_args[@]}" | tee "$work/report-flood.txt" \
+  "${tool_pin[@]}" "$tool_bin" "${urls[@]}" "${server_pid_args[@]}" "${flood_args[@]}" | tee "$work/report-flood.txt" \
     || status=$?
   say "$(grep -o '[0-9]* set-ups refused as busy' "$work/report-flood.txt" || echo 'no set-up count'): the rest were set up at once"
 fi
