@@ -408,6 +408,7 @@ impl Cache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::service::compute::LiveSearch;
     use crate::service::test_support::until;
     use outflank_engine::analysis::PositionValues;
     use outflank_engine::{Move, Square};
@@ -440,6 +441,31 @@ mod tests {
 
     fn after(square: Square) -> Board {
         Board::start().play(Move::Place(square)).unwrap()
+    }
+
+    /// A pool under `settings` whose workers are held by a live search until it is dropped: the
+    /// live searches, that search and the pool.
+    fn held(settings: BoardValuesSettings) -> (LiveSearches, LiveSearch, BoardValues) {
+        let live = LiveSearches::default();
+        let search = live.start();
+        let pool = pool(settings, &live);
+        (live, search, pool)
+    }
+
+    /// Asks `pool` for `board`'s values as player `name` from `from`, in a task of its own.
+    fn ask(
+        pool: &BoardValues,
+        name: &'static str,
+        from: ClientKey,
+        board: Board,
+    ) -> tokio::task::JoinHandle<Result<Valuation, BoardValuesError>> {
+        let pool = pool.clone();
+        tokio::spawn(async move { pool.values(player(name), from, board).await })
+    }
+
+    /// How many requests wait for a worker.
+    fn waiting(pool: &BoardValues) -> usize {
+        pool.inner.waiting.load(Ordering::SeqCst)
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -494,21 +520,14 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_third_request_of_one_player_cancels_the_oldest() {
-        let live = LiveSearches::default();
-        let search = live.start();
-        let pool = pool(quick(1, 8), &live);
-        let ask = |board: Board| {
-            let pool = pool.clone();
-            tokio::spawn(
-                async move { pool.values(player("aaaaaaaaaaaaaaaa"), here(), board).await },
-            )
-        };
-        let first = ask(Board::start());
+        let (live, search, pool) = held(quick(1, 8));
+        let ann = "aaaaaaaaaaaaaaaa";
+        let first = ask(&pool, ann, here(), Board::start());
         // The first one runs and waits for the live search to end; the second one waits.
         until(|| live.waiting() == 1).await;
-        let second = ask(after(Square::D3));
-        until(|| pool.inner.waiting.load(Ordering::SeqCst) == 1).await;
-        let third = ask(after(Square::F5));
+        let second = ask(&pool, ann, here(), after(Square::D3));
+        until(|| waiting(&pool) == 1).await;
+        let third = ask(&pool, ann, here(), after(Square::F5));
         // The first one stops at its next step, once the live search has ended.
         drop(search);
         assert_eq!(first.await.unwrap(), Err(BoardValuesError::Superseded));
@@ -518,26 +537,21 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_waiting_request_replaced_by_newer_ones_leaves_the_line_at_once() {
-        let live = LiveSearches::default();
-        let search = live.start();
-        let pool = pool(quick(1, 3), &live);
-        let ask = |name: &'static str, board: Board| {
-            let pool = pool.clone();
-            tokio::spawn(async move { pool.values(player(name), here(), board).await })
-        };
-        let running = ask("aaaaaaaaaaaaaaaa", Board::start());
+        let (live, search, pool) = held(quick(1, 3));
+        let bob = "bbbbbbbbbbbbbbbb";
+        let running = ask(&pool, "aaaaaaaaaaaaaaaa", here(), Board::start());
         until(|| live.waiting() == 1).await;
         // Bob's first request waits; his next two replace it while the worker is still held.
-        let replaced = ask("bbbbbbbbbbbbbbbb", after(Square::D3));
-        until(|| pool.inner.waiting.load(Ordering::SeqCst) == 1).await;
-        let second = ask("bbbbbbbbbbbbbbbb", after(Square::C4));
-        until(|| pool.inner.waiting.load(Ordering::SeqCst) == 2).await;
-        let third = ask("bbbbbbbbbbbbbbbb", after(Square::F5));
+        let replaced = ask(&pool, bob, here(), after(Square::D3));
+        until(|| waiting(&pool) == 1).await;
+        let second = ask(&pool, bob, here(), after(Square::C4));
+        until(|| waiting(&pool) == 2).await;
+        let third = ask(&pool, bob, here(), after(Square::F5));
         // It answers while the worker is still held (the bound only keeps a failure from
         // hanging the test).
         let answered = tokio::time::timeout(std::time::Duration::from_secs(10), replaced).await;
         assert_eq!(answered.expect("answered at once").unwrap(), Err(BoardValuesError::Superseded));
-        until(|| pool.inner.waiting.load(Ordering::SeqCst) == 2).await;
+        until(|| waiting(&pool) == 2).await;
         drop(search);
         for request in [running, second, third] {
             assert!(request.await.unwrap().is_ok());
@@ -546,25 +560,19 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn past_its_limit_an_address_is_refused_whatever_its_sessions_and_another_is_not() {
-        let live = LiveSearches::default();
-        let search = live.start();
-        let pool = pool(quick(1, 16), &live);
-        let ask = |name: &'static str, from: ClientKey, board: Board| {
-            let pool = pool.clone();
-            tokio::spawn(async move { pool.values(player(name), from, board).await })
-        };
+        let (_live, search, pool) = held(quick(1, 16));
         let boards = [Square::D3, Square::C4, Square::F5, Square::E6].map(after);
         let names =
             ["aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb", "cccccccccccccccc", "dddddddddddddddd"];
         let mut asked = Vec::new();
         for (name, board) in names.into_iter().zip(boards) {
-            asked.push(ask(name, here(), board));
+            asked.push(ask(&pool, name, here(), board));
             until(|| lock(&pool.inner.in_flight).addresses.get(&here()) == Some(&asked.len()))
                 .await;
         }
         let refused = pool.values(player("eeeeeeeeeeeeeeee"), here(), Board::start()).await;
         assert_eq!(refused.err(), Some(BoardValuesError::TooMany));
-        let elsewhere = ask("ffffffffffffffff", address("198.51.100.7"), Board::start());
+        let elsewhere = ask(&pool, "ffffffffffffffff", address("198.51.100.7"), Board::start());
         until(|| lock(&pool.inner.in_flight).addresses.len() == 2).await;
         drop(search);
         assert!(elsewhere.await.unwrap().is_ok());
@@ -575,23 +583,17 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_request_replacing_its_players_oldest_is_not_refused_by_the_address_limit() {
-        let live = LiveSearches::default();
-        let search = live.start();
-        let pool = pool(quick(1, 16), &live);
-        let ask = |name: &'static str, board: Board| {
-            let pool = pool.clone();
-            tokio::spawn(async move { pool.values(player(name), here(), board).await })
-        };
+        let (_live, search, pool) = held(quick(1, 16));
         let boards = [Square::D3, Square::C4, Square::F5, Square::E6].map(after);
         let names =
             ["aaaaaaaaaaaaaaaa", "aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb", "bbbbbbbbbbbbbbbb"];
         let mut asked = Vec::new();
         for (name, board) in names.into_iter().zip(boards) {
-            asked.push(ask(name, board));
+            asked.push(ask(&pool, name, here(), board));
             until(|| lock(&pool.inner.in_flight).addresses.get(&here()) == Some(&asked.len()))
                 .await;
         }
-        let third = ask("aaaaaaaaaaaaaaaa", Board::start());
+        let third = ask(&pool, "aaaaaaaaaaaaaaaa", here(), Board::start());
         drop(search);
         assert!(third.await.unwrap().is_ok());
         let ends: Vec<_> = futures_util::future::join_all(asked).await;
@@ -602,22 +604,16 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn past_the_waiting_limit_a_request_is_refused_at_once() {
-        let live = LiveSearches::default();
-        let search = live.start();
-        let pool = pool(quick(1, 1), &live);
-        let ask = |name: &'static str, board: Board| {
-            let pool = pool.clone();
-            tokio::spawn(async move { pool.values(player(name), here(), board).await })
-        };
-        let running = ask("aaaaaaaaaaaaaaaa", Board::start());
+        let (live, search, pool) = held(quick(1, 1));
+        let running = ask(&pool, "aaaaaaaaaaaaaaaa", here(), Board::start());
         until(|| live.waiting() == 1).await;
-        let waiting = ask("bbbbbbbbbbbbbbbb", after(Square::D3));
-        until(|| pool.inner.waiting.load(Ordering::SeqCst) == 1).await;
+        let queued = ask(&pool, "bbbbbbbbbbbbbbbb", here(), after(Square::D3));
+        until(|| waiting(&pool) == 1).await;
         let refused = pool.values(player("cccccccccccccccc"), here(), after(Square::F5)).await;
         assert_eq!(refused.err(), Some(BoardValuesError::Busy));
         drop(search);
         assert!(running.await.unwrap().is_ok());
-        assert!(waiting.await.unwrap().is_ok());
+        assert!(queued.await.unwrap().is_ok());
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
