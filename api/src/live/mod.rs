@@ -61,10 +61,9 @@ pub use game_clock::GameClock;
 pub use history::{History, Resume};
 pub use rematch::RematchView;
 pub use setup::{
-    DEFAULT_COMPUTER_DELAY_MS, DEFAULT_LAG_ALLOWANCE_MS, DEFAULT_MOVE_TIME_MS, Human, Player,
-    Setup, Stored, Timing,
+    DEFAULT_COMPUTER_DELAY_MS, DEFAULT_LAG_ALLOWANCE_MS, Human, Player, Setup, Stored, Timing,
 };
 pub use snapshot::Snapshot;
 pub use state::{GameState, RATED_AFTER_MOVES, RestoreError};
-pub use time_control::{BadTimeControl, TimeControl};
+pub use time_control::{BadTimeControl, DEFAULT_MOVE_TIME_MS, TimeControl};
 pub use view::{Clocks, Ending, LastMove, LegalMove, Ply, Position, Seat, winner_of};

@@ -5,10 +5,9 @@ use outflank_engine::{Board, Color, Move};
 
 use crate::domain::{GameId, Mode, Nickname, PlayerId, Timestamp};
 
+use super::time_control::DEFAULT_MOVE_TIME_MS;
 use super::{Ending, TimeControl};
 
-/// The move time of clocked games: 30 s (SPEC §2).
-pub const DEFAULT_MOVE_TIME_MS: i64 = 30_000;
 /// How long after the clock shows zero a move is still accepted, for network lag.
 pub const DEFAULT_LAG_ALLOWANCE_MS: i64 = 500;
 /// The computer's reply appears no sooner than this after the human's move (SPEC §2).

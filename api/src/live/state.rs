@@ -110,8 +110,7 @@ impl GameState {
         let ending = stored.ending;
         let mut state =
             GameState::build(stored.id, stored.setup, game, (control, ending), timing, now);
-        let replayed = matches!(control, TimeControl::Fischer { .. } | TimeControl::Daily { .. });
-        if replayed && state.ending.is_none() && state.clock.is_some() {
+        if control.resumes_exactly() && state.ending.is_none() && state.clock.is_some() {
             state.clock = Some(replay_clock(&state.game, control, timing, &stored.times));
         }
         if let Some(next_game) = stored.rematch {

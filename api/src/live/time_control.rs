@@ -6,6 +6,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+/// The move time of clocked games whose players chose no other control: 30 s (SPEC §2).
+pub const DEFAULT_MOVE_TIME_MS: i64 = 30 * SECOND_MS;
 const SECOND_MS: i64 = 1_000;
 const MINUTE_MS: i64 = 60 * SECOND_MS;
 const DAY_MS: i64 = 24 * 60 * MINUTE_MS;
@@ -33,7 +35,7 @@ pub enum TimeControl {
 
 impl TimeControl {
     /// Today's default: 30 seconds a move.
-    pub const DEFAULT: TimeControl = TimeControl::PerMove { move_ms: 30 * SECOND_MS };
+    pub const DEFAULT: TimeControl = TimeControl::PerMove { move_ms: DEFAULT_MOVE_TIME_MS };
 
     /// `minutes` + `seconds` (Fischer).
     pub const fn fischer(minutes: i64, seconds: i64) -> TimeControl {
@@ -62,9 +64,11 @@ impl TimeControl {
         }
     }
 
-    /// Whether the time left carries from one move to the next (a per-game control).
-    pub fn carries_over(self) -> bool {
-        matches!(self, TimeControl::Fischer { .. })
+    /// Whether a restored game's clock resumes exactly where the stored moves left it: per game
+    /// and daily, where a restart must neither give nor take time. Under seconds a move the
+    /// side to move gets a fresh move time instead, as a restart may take longer than a move.
+    pub fn resumes_exactly(self) -> bool {
+        !matches!(self, TimeControl::PerMove { .. })
     }
 
     /// Whether players may choose it: one of the per-move, per-game and daily controls listed.
@@ -88,12 +92,6 @@ impl TimeControl {
             FISCHER.iter().map(|&(minutes, seconds)| TimeControl::fischer(minutes, seconds));
         let daily = DAILY.iter().map(|&days| TimeControl::Daily { days });
         per_move.chain(fischer).chain(daily).collect()
-    }
-}
-
-impl Default for TimeControl {
-    fn default() -> TimeControl {
-        TimeControl::DEFAULT
     }
 }
 
