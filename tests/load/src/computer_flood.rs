@@ -27,11 +27,10 @@ use reqwest::header::{COOKIE, HeaderMap, ORIGIN};
 use serde_json::{Value, json};
 use tokio::sync::watch;
 use tokio::time::{Instant, sleep_until, timeout};
-use tokio_tungstenite::tungstenite::Message;
 
 use crate::args::Args;
 use crate::client::{self, Failure, Http, Node, Player, Socket};
-use crate::play::{self, Pace, Rng};
+use crate::play::{self, Order, Pace, Rng};
 use crate::report::{self, Sample, number, round};
 use crate::stats::{AckPhase, Percentiles, Stats};
 
@@ -526,30 +525,17 @@ async fn play_game(
             biased;
             frame = socket.next() => {
                 last_heard = Instant::now();
-                let message = match frame {
-                    None | Some(Ok(Message::Close(_))) => {
-                        return Err(Failure::new("socket closed by server"));
-                    }
-                    Some(Err(_)) => return Err(Failure::new("socket error")),
-                    Some(Ok(Message::Text(frame))) => serde_json::from_str::<Value>(&frame)
-                        .map_err(|_| Failure::new("bad server message (not JSON)"))?,
-                    Some(Ok(_)) => continue,
-                };
+                let Some(message) = play::read_frame(frame)? else { continue };
                 let kind = message["type"].as_str().unwrap_or("");
-                // Versions (see the protocol): ignore a duplicate; after a gap, join again
-                // with `since` and let the server send what was missed.
-                if let (Some(mine), Some(theirs)) = (version, message["version"].as_i64())
-                    && kind != "snapshot"
-                {
-                    if theirs <= mine {
-                        continue;
-                    }
-                    if theirs > mine + 1 {
-                        let join = json!({"type": "join", "game_id": game_id, "since": mine});
+                match play::order(&message, version) {
+                    Order::Duplicate => continue,
+                    Order::Gap { since } => {
+                        let join = json!({"type": "join", "game_id": game_id, "since": since});
                         pace.wait_turn().await;
                         client::send(socket, &join, flood.timeout).await?;
                         continue;
                     }
+                    Order::Next => {}
                 }
                 if let Some(theirs) = message["version"].as_i64() {
                     version = Some(theirs);

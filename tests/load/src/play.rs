@@ -232,6 +232,52 @@ async fn play_player(
     }
 }
 
+/// A frame from the server as JSON; `None` for a frame that carries no message (a ping, a
+/// binary frame).
+///
+/// # Errors
+/// The socket closed or broke, or the text is not JSON.
+pub fn read_frame(
+    frame: Option<Result<Message, tokio_tungstenite::tungstenite::Error>>,
+) -> Result<Option<Value>, Failure> {
+    match frame {
+        None | Some(Ok(Message::Close(_))) => Err(Failure::new("socket closed by server")),
+        Some(Err(_)) => Err(Failure::new("socket error")),
+        Some(Ok(Message::Text(frame))) => serde_json::from_str::<Value>(&frame)
+            .map(Some)
+            .map_err(|_| Failure::new("bad server message (not JSON)")),
+        Some(Ok(_)) => Ok(None),
+    }
+}
+
+/// Where a message stands against the last version a player saw (see the protocol's
+/// versions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// The next one, a snapshot, or a message without a version: read it.
+    Next,
+    /// Seen already: ignore it.
+    Duplicate,
+    /// Some were missed: join again with `since` and let the server send them.
+    Gap { since: i64 },
+}
+
+/// Where `message` stands after version `last` (`None`: nothing seen yet).
+pub fn order(message: &Value, last: Option<i64>) -> Order {
+    match (last, message["version"].as_i64()) {
+        (Some(mine), Some(theirs)) if text(message, "type") != "snapshot" => {
+            if theirs <= mine {
+                Order::Duplicate
+            } else if theirs > mine + 1 {
+                Order::Gap { since: mine }
+            } else {
+                Order::Next
+            }
+        }
+        _ => Order::Next,
+    }
+}
+
 fn text<'a>(value: &'a Value, key: &str) -> &'a str {
     value[key].as_str().unwrap_or("")
 }
@@ -280,33 +326,20 @@ async fn play_game(
             _ = aborted.changed() => return Ok(Next::Stop),
             frame = socket.next() => {
                 last_heard = Instant::now();
-                let message = match frame {
-                    None | Some(Ok(Message::Close(_))) => {
-                        return Err(Failure::new("socket closed by server"));
-                    }
-                    Some(Err(_)) => return Err(Failure::new("socket error")),
-                    Some(Ok(Message::Text(frame))) => {
-                        serde_json::from_str::<Value>(&frame)
-                            .map_err(|_| Failure::new("bad server message (not JSON)"))?
-                    }
-                    Some(Ok(_)) => continue,
-                };
-                // Versions (see the protocol): ignore a duplicate; after a gap, join again
-                // with `since` and let the server send what was missed.
-                if let (Some(mine), Some(theirs)) = (version, message["version"].as_i64())
-                    && text(&message, "type") != "snapshot"
-                {
-                    if theirs <= mine {
+                let Some(message) = read_frame(frame)? else { continue };
+                match order(&message, version) {
+                    Order::Duplicate => {
                         Stats::count(&stats.duplicates_ignored);
                         continue;
                     }
-                    if theirs > mine + 1 {
+                    Order::Gap { since } => {
                         Stats::count(&stats.resyncs);
-                        let join = json!({"type": "join", "game_id": game_id, "since": mine});
+                        let join = json!({"type": "join", "game_id": game_id, "since": since});
                         pace.wait_turn().await;
                         client::send(socket, &join, run.timeout).await?;
                         continue;
                     }
+                    Order::Next => {}
                 }
                 if let Some(theirs) = message["version"].as_i64() {
                     version = Some(theirs);
@@ -432,6 +465,19 @@ mod tests {
         assert_eq!(pace.next_at(start), start + Duration::from_secs(1));
         let later = start + Duration::from_secs(2);
         assert_eq!(pace.next_at(later), later);
+    }
+
+    #[test]
+    fn a_message_is_read_next_ignored_as_seen_or_answered_by_joining_since_the_last_seen() {
+        let moved = |version: i64| json!({ "type": "moved", "version": version });
+        assert_eq!(order(&moved(5), None), Order::Next);
+        assert_eq!(order(&moved(5), Some(4)), Order::Next);
+        assert_eq!(order(&moved(4), Some(4)), Order::Duplicate);
+        assert_eq!(order(&moved(3), Some(4)), Order::Duplicate);
+        assert_eq!(order(&moved(7), Some(4)), Order::Gap { since: 4 });
+        // A snapshot stands on its own; a message without a version is always read.
+        assert_eq!(order(&json!({ "type": "snapshot", "version": 2 }), Some(4)), Order::Next);
+        assert_eq!(order(&json!({ "type": "pong" }), Some(4)), Order::Next);
     }
 
     #[test]
