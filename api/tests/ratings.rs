@@ -8,10 +8,12 @@ mod storage_support;
 use std::collections::HashMap;
 
 use outflank_api::accounts::PublicName;
-use outflank_api::accounts::rating::{DAY_MS, RatedPlayers, RatingChange, Score, Standing, rate};
+use outflank_api::accounts::rating::{DAY_MS, RatingChange, Score, Standing, rate};
 use outflank_api::domain::{EndReason, GameId, GameStatus, Mode, PlayerId, Timestamp, Winner};
+use outflank_api::live::{Pool, RatedPlayers};
 use outflank_api::storage::{
-    AccountRow, DELETED_PLAYER, DbError, FinishedGame, NameError, NewGame, SeatRow, Store,
+    AccountRow, DELETED_PLAYER, DbError, FinishedGame, NameError, NewGame, PoolStanding, SeatRow,
+    Store,
 };
 use outflank_engine::{Board, Color};
 use storage_support::Db;
@@ -32,6 +34,9 @@ on_both_backends!(
     two_hundred_rated_games_finishing_at_once_equal_a_sequential_replay,
     the_leaderboard_ranks_named_rated_accounts_best_first,
     deleting_an_account_keeps_its_games_under_a_deleted_player,
+    a_result_moves_the_ratings_of_its_pool_alone,
+    each_pool_has_its_own_leaderboard,
+    a_deleted_accounts_standings_come_back_in_every_pool,
 );
 
 const T0: Timestamp = Timestamp(1_764_000_000_000);
@@ -95,23 +100,56 @@ fn result(winner: Winner) -> FinishedGame {
     }
 }
 
-/// A result rated between `black` and `white`.
+/// A result rated between `black` and `white`, in the 30-s pool.
 fn rated(winner: Winner, black: &PlayerId, white: &PlayerId) -> FinishedGame {
-    let players = RatedPlayers { black: black.clone(), white: white.clone() };
+    rated_in(Pool::Move30, winner, black, white)
+}
+
+/// A result rated between `black` and `white` in `pool`.
+fn rated_in(pool: Pool, winner: Winner, black: &PlayerId, white: &PlayerId) -> FinishedGame {
+    let players = RatedPlayers { black: black.clone(), white: white.clone(), pool };
     FinishedGame { rated: Some(players), ..result(winner) }
 }
 
-/// Sets an account's rating and game count directly, to start a story from known ratings.
+/// An account's standing in the 30-s pool.
+async fn standing(store: &Store, id: &PlayerId) -> PoolStanding {
+    store.standing_in(id, Pool::Move30).await.unwrap()
+}
+
+/// Sets an account's rating and game count in the 30-s pool directly, to start a story from
+/// known ratings.
 async fn set_standing(db: &Db, id: &PlayerId, rating: f64, rated_games: i32) {
-    let pool = sqlx::AnyPool::connect(&db.url).await.unwrap();
-    sqlx::query("UPDATE accounts SET rating = $1, rated_games = $2 WHERE player_id = $3")
-        .bind(rating)
-        .bind(rated_games)
-        .bind(id.as_str())
-        .execute(&pool)
+    set_standing_in(db, Pool::Move30, id, rating, rated_games).await;
+}
+
+/// Sets an account's rating and game count in `pool` directly.
+async fn set_standing_in(db: &Db, pool: Pool, id: &PlayerId, rating: f64, rated_games: i32) {
+    let connection = sqlx::AnyPool::connect(&db.url).await.unwrap();
+    sqlx::query(
+        "INSERT INTO ratings (player_id, pool, rating, rated_games) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (player_id, pool) DO UPDATE \
+         SET rating = excluded.rating, rated_games = excluded.rated_games",
+    )
+    .bind(id.as_str())
+    .bind(pool.key())
+    .bind(rating)
+    .bind(rated_games)
+    .execute(&connection)
+    .await
+    .unwrap();
+    connection.close().await;
+}
+
+/// A player's rating changes in the 30-s pool, oldest first.
+async fn history(store: &Store, id: &PlayerId) -> Vec<RatingChange> {
+    store
+        .rating_history(id)
         .await
-        .unwrap();
-    pool.close().await;
+        .unwrap()
+        .into_iter()
+        .filter(|rated| rated.pool == Pool::Move30)
+        .map(|rated| rated.change)
+        .collect()
 }
 
 fn close(actual: f64, expected: f64) {
@@ -121,8 +159,8 @@ fn close(actual: f64, expected: f64) {
 async fn a_first_sign_in_creates_an_unnamed_account_rated_1200(db: Db) {
     let account = db.store.sign_in(ISSUER, "sub-1", "Ann", T0).await.unwrap();
     assert_eq!(account.name, None);
-    assert_eq!(account.rating, 1200.0);
-    assert_eq!((account.rated_games, account.wins, account.draws, account.losses), (0, 0, 0, 0));
+    let standings = db.store.standings(&account.player_id).await.unwrap();
+    assert_eq!(standings, Pool::ALL.map(PoolStanding::new));
     assert_eq!(db.store.player(&account.player_id).await.unwrap().nickname, "Ann");
 }
 
@@ -161,12 +199,18 @@ async fn a_rated_win_between_new_accounts_moves_each_by_twenty(db: Db) {
     assert_eq!((rated.black.before, rated.black.after), (1200.0, 1220.0));
     assert_eq!((rated.white.before, rated.white.after), (1200.0, 1180.0));
     assert_eq!((rated.black.game_number, rated.white.game_number), (1, 1));
-    let ann = db.store.account(&ann.player_id).await.unwrap();
-    let bob = db.store.account(&bob.player_id).await.unwrap();
-    assert_eq!((ann.rating, ann.rated_games, ann.wins, ann.losses), (1220.0, 1, 1, 0));
-    assert_eq!((bob.rating, bob.rated_games, bob.wins, bob.losses), (1180.0, 1, 0, 1));
+    let ann_now = standing(&db.store, &ann.player_id).await;
+    let bob_now = standing(&db.store, &bob.player_id).await;
+    assert_eq!(
+        (ann_now.rating, ann_now.rated_games, ann_now.wins, ann_now.losses),
+        (1220.0, 1, 1, 0)
+    );
+    assert_eq!(
+        (bob_now.rating, bob_now.rated_games, bob_now.wins, bob_now.losses),
+        (1180.0, 1, 0, 1)
+    );
     assert_eq!(db.store.game_rating(&id).await.unwrap(), Some(rated.clone()));
-    assert_eq!(db.store.rating_history(&ann.player_id).await.unwrap(), vec![rated.black]);
+    assert_eq!(history(&db.store, &ann.player_id).await, vec![rated.black]);
 }
 
 async fn established_ratings_move_by_the_elo_formula_with_k_twenty(db: Db) {
@@ -195,7 +239,7 @@ async fn a_rated_draw_is_counted_as_a_draw(db: Db) {
     let e = expected(1300.0, 1200.0);
     close(rated.black.after, 1300.0 + 40.0 * (0.5 - e));
     close(rated.white.after, 1200.0 + 40.0 * (e - 0.5));
-    let ann = db.store.account(&ann.player_id).await.unwrap();
+    let ann = standing(&db.store, &ann.player_id).await;
     assert_eq!((ann.wins, ann.draws, ann.losses), (0, 1, 0));
 }
 
@@ -207,8 +251,8 @@ async fn a_rated_game_is_rated_exactly_once(db: Db) {
     let again =
         db.store.finish_game(&id, &rated(Winner::White, &ann.player_id, &bob.player_id)).await;
     assert!(matches!(again, Err(DbError::Conflict)), "{again:?}");
-    assert_eq!(db.store.account(&ann.player_id).await.unwrap().rating, 1220.0);
-    assert_eq!(db.store.account(&bob.player_id).await.unwrap().rating, 1180.0);
+    assert_eq!(standing(&db.store, &ann.player_id).await.rating, 1220.0);
+    assert_eq!(standing(&db.store, &bob.player_id).await.rating, 1180.0);
 }
 
 async fn aborted_unrated_and_computer_games_leave_ratings_untouched(db: Db) {
@@ -228,8 +272,7 @@ async fn aborted_unrated_and_computer_games_leave_ratings_untouched(db: Db) {
     let computer = game(&db.store, Mode::Computer, false, Some(&ann.player_id), None).await;
     assert_eq!(db.store.finish_game(&computer, &result(Winner::Black)).await.unwrap(), None);
     for id in [&ann.player_id, &bob.player_id] {
-        let account = db.store.account(id).await.unwrap();
-        assert_eq!((account.rating, account.rated_games), (1200.0, 0));
+        assert_eq!(db.store.standings(id).await.unwrap(), Pool::ALL.map(PoolStanding::new));
         assert_eq!(db.store.rating_history(id).await.unwrap(), vec![]);
     }
 }
@@ -248,7 +291,7 @@ async fn only_three_results_a_day_between_the_same_two_accounts_are_rated(db: Db
     }
     // The fourth within a day is not rated; a day after the first, the window has moved on.
     assert_eq!(rated_results, [true, true, true, false, true]);
-    assert_eq!(db.store.account(&ann.player_id).await.unwrap().rated_games, 4);
+    assert_eq!(standing(&db.store, &ann.player_id).await.rated_games, 4);
 }
 
 async fn deleting_an_account_and_signing_in_again_keeps_the_days_pair_cap(db: Db) {
@@ -271,7 +314,7 @@ async fn deleting_an_account_and_signing_in_again_keeps_the_days_pair_cap(db: Db
         rated_results.push(db.store.finish_game(&id, &end).await.unwrap().is_some());
     }
     assert_eq!(rated_results, [true, true, true, false]);
-    assert_eq!(db.store.account(&bob.player_id).await.unwrap().rated_games, 3);
+    assert_eq!(standing(&db.store, &bob.player_id).await.rated_games, 3);
 }
 
 async fn a_persons_rating_history_survives_deleting_the_account_and_signing_in_again(db: Db) {
@@ -289,7 +332,7 @@ async fn a_persons_rating_history_survives_deleting_the_account_and_signing_in_a
     };
     db.store.finish_game(&second, &end).await.unwrap();
 
-    let history = db.store.rating_history(&again.player_id).await.unwrap();
+    let history = history(&db.store, &again.player_id).await;
     let games: Vec<(GameId, u32)> =
         history.iter().map(|change| (change.game_id.clone(), change.game_number)).collect();
     assert_eq!(games, [(first, 1), (second, 2)]);
@@ -341,7 +384,7 @@ async fn two_hundred_rated_games_finishing_at_once_equal_a_sequential_replay(db:
     // Every game was rated, each player's games numbered 1, 2, 3… in the order they counted.
     let mut changes: HashMap<GameId, Vec<RatingChange>> = HashMap::new();
     for id in &players {
-        let history = db.store.rating_history(id).await.unwrap();
+        let history = history(&db.store, id).await;
         let numbers: Vec<u32> = history.iter().map(|change| change.game_number).collect();
         assert_eq!(numbers, (1..=u32::try_from(history.len()).unwrap()).collect::<Vec<_>>());
         for change in history {
@@ -382,10 +425,10 @@ async fn two_hundred_rated_games_finishing_at_once_equal_a_sequential_replay(db:
         }
     }
     for id in &players {
-        let account = db.store.account(id).await.unwrap();
-        assert_eq!(account.rating, standing[id].rating);
-        assert_eq!(account.rated_games, standing[id].rated_games);
-        assert_eq!(account.wins + account.draws + account.losses, account.rated_games);
+        let stored = db.store.standing_in(id, Pool::Move30).await.unwrap();
+        assert_eq!(stored.rating, standing[id].rating);
+        assert_eq!(stored.rated_games, standing[id].rated_games);
+        assert_eq!(stored.wins + stored.draws + stored.losses, stored.rated_games);
     }
 }
 
@@ -401,15 +444,16 @@ async fn the_leaderboard_ranks_named_rated_accounts_best_first(db: Db) {
     set_standing(&db, &unnamed.player_id, 1500.0, 5).await;
     set_standing(&db, &cat.player_id, 1300.0, 7).await;
 
-    let board = db.store.leaderboard(0, 10).await.unwrap();
-    let names: Vec<_> = board.iter().map(|row| row.name.clone().unwrap()).collect();
+    let board = db.store.leaderboard(Pool::Move30, 0, 10).await.unwrap();
+    let names: Vec<_> = board.iter().map(|row| row.name.as_str()).collect();
     assert_eq!(names, ["Bob", "Cat", "Ann"]);
-    assert_eq!(db.store.ranked_accounts().await.unwrap(), 3);
-    assert_eq!(db.store.leaderboard(1, 1).await.unwrap()[0].name.as_deref(), Some("Cat"));
-    let ann = db.store.account(&ann.player_id).await.unwrap();
-    assert_eq!(db.store.rank(&ann).await.unwrap(), Some(3));
+    assert_eq!(db.store.ranked_accounts(Pool::Move30).await.unwrap(), 3);
+    assert_eq!(db.store.leaderboard(Pool::Move30, 1, 1).await.unwrap()[0].name, "Cat");
+    let ann_standing = standing(&db.store, &ann.player_id).await;
+    assert_eq!(db.store.rank(Some("Ann"), &ann_standing).await.unwrap(), Some(3));
     let eve = db.store.account_by_name(&PublicName::parse("Eve").unwrap()).await.unwrap();
-    assert_eq!(db.store.rank(&eve).await.unwrap(), None);
+    let eve_standing = standing(&db.store, &eve.player_id).await;
+    assert_eq!(db.store.rank(Some("Eve"), &eve_standing).await.unwrap(), None);
 }
 
 async fn deleting_an_account_keeps_its_games_under_a_deleted_player(db: Db) {
@@ -424,11 +468,77 @@ async fn deleting_an_account_keeps_its_games_under_a_deleted_player(db: Db) {
     let game = db.store.load_game(&id).await.unwrap().game;
     assert_eq!(game.black.name, DELETED_PLAYER);
     assert_eq!(game.black.id, Some(ann.player_id.clone()));
-    assert_eq!(db.store.leaderboard(0, 10).await.unwrap().len(), 1);
+    assert_eq!(db.store.leaderboard(Pool::Move30, 0, 10).await.unwrap().len(), 1);
     // The name is free again, and signing in again starts a new account.
     let again = db.store.sign_in(ISSUER, "sub-1", "Ann", T0.plus(2)).await.unwrap();
     assert_ne!(again.player_id, ann.player_id);
     let name = PublicName::parse("Ann").unwrap();
     db.store.set_account_name(&again.player_id, &name).await.unwrap();
     assert!(matches!(db.store.delete_account(&ann.player_id, T0).await, Err(DbError::NotFound)));
+}
+
+async fn a_result_moves_the_ratings_of_its_pool_alone(db: Db) {
+    let ann = account(&db.store, "sub-1", "Ann").await;
+    let bob = account(&db.store, "sub-2", "Bob").await;
+    set_standing(&db, &ann.player_id, 1500.0, 20).await;
+    let id = ranked(&db.store, &ann.player_id, &bob.player_id).await;
+    let end = rated_in(Pool::Blitz, Winner::Black, &ann.player_id, &bob.player_id);
+    let rated = db.store.finish_game(&id, &end).await.unwrap().unwrap();
+    // Both start the blitz pool at 1,200 and provisional, whatever Ann's 30-s rating.
+    assert_eq!((rated.black.before, rated.black.after), (1200.0, 1220.0));
+    assert_eq!((rated.black.game_number, rated.white.game_number), (1, 1));
+    let ann_blitz = db.store.standing_in(&ann.player_id, Pool::Blitz).await.unwrap();
+    assert_eq!((ann_blitz.rating, ann_blitz.rated_games, ann_blitz.wins), (1220.0, 1, 1));
+    let ann_30s = standing(&db.store, &ann.player_id).await;
+    assert_eq!((ann_30s.rating, ann_30s.rated_games), (1500.0, 20));
+    let pools: Vec<Pool> = db
+        .store
+        .rating_history(&ann.player_id)
+        .await
+        .unwrap()
+        .iter()
+        .map(|rated| rated.pool)
+        .collect();
+    assert_eq!(pools, [Pool::Blitz]);
+}
+
+async fn each_pool_has_its_own_leaderboard(db: Db) {
+    let ann = account(&db.store, "sub-1", "Ann").await;
+    let bob = account(&db.store, "sub-2", "Bob").await;
+    set_standing(&db, &ann.player_id, 1300.0, 5).await;
+    set_standing(&db, &bob.player_id, 1400.0, 5).await;
+    set_standing_in(&db, Pool::Rapid, &ann.player_id, 1350.0, 3).await;
+
+    let rapid = db.store.leaderboard(Pool::Rapid, 0, 10).await.unwrap();
+    let names: Vec<_> = rapid.iter().map(|row| row.name.as_str()).collect();
+    assert_eq!(names, ["Ann"]);
+    assert_eq!(rapid[0].standing.rating, 1350.0);
+    assert_eq!(db.store.ranked_accounts(Pool::Rapid).await.unwrap(), 1);
+    assert_eq!(db.store.ranked_accounts(Pool::Move30).await.unwrap(), 2);
+    assert_eq!(db.store.ranked_accounts(Pool::Daily).await.unwrap(), 0);
+    let ann_rapid = db.store.standing_in(&ann.player_id, Pool::Rapid).await.unwrap();
+    assert_eq!(db.store.rank(Some("Ann"), &ann_rapid).await.unwrap(), Some(1));
+}
+
+async fn a_deleted_accounts_standings_come_back_in_every_pool(db: Db) {
+    let ann = account(&db.store, "sub-1", "Ann").await;
+    set_standing(&db, &ann.player_id, 1300.0, 12).await;
+    set_standing_in(&db, Pool::Daily, &ann.player_id, 1111.0, 4).await;
+    db.store.delete_account(&ann.player_id, T0.plus(1)).await.unwrap();
+
+    let again = db.store.sign_in(ISSUER, "sub-1", "Ann", T0.plus(2)).await.unwrap();
+    let standings = db.store.standings(&again.player_id).await.unwrap();
+    let kept: Vec<(Pool, f64, u32)> = standings
+        .iter()
+        .map(|standing| (standing.pool, standing.rating, standing.rated_games))
+        .collect();
+    assert_eq!(
+        kept,
+        [
+            (Pool::Move30, 1300.0, 12),
+            (Pool::Blitz, 1200.0, 0),
+            (Pool::Rapid, 1200.0, 0),
+            (Pool::Daily, 1111.0, 4)
+        ]
+    );
 }

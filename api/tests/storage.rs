@@ -1060,7 +1060,7 @@ fn paired_game(mode: Mode, black: Option<&PlayerId>, white: Option<&PlayerId>, a
     }
 }
 
-/// A named account rated `rating` after `rated_games` games.
+/// A named account rated `rating` in the 30-s pool after `rated_games` games.
 async fn rated_account(
     db: &Db,
     subject: &str,
@@ -1073,10 +1073,13 @@ async fn rated_account(
     sqlx::any::install_default_drivers();
     let raw = sqlx::AnyPool::connect(&db.url).await.unwrap();
     raw.execute(
-        sqlx::query("UPDATE accounts SET rating = $2, rated_games = $3 WHERE player_id = $1")
-            .bind(account.player_id.as_str())
-            .bind(rating)
-            .bind(rated_games),
+        sqlx::query(
+            "INSERT INTO ratings (player_id, pool, rating, rated_games, wins, draws, losses) \
+             VALUES ($1, '30s', $2, $3, 0, 0, 0)",
+        )
+        .bind(account.player_id.as_str())
+        .bind(rating)
+        .bind(rated_games),
     )
     .await
     .unwrap();

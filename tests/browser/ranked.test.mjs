@@ -159,6 +159,17 @@ describe('with sign-in configured', () => {
     ]);
     assert.equal(await white.isVisible('#pager'), false, 'one page only');
     await screenshot(white, 'leaderboard');
+    // One tab per rating pool, the 30-s pool's current; the blitz pool has nobody yet.
+    assert.deepEqual(await white.$$eval('#pool-tabs a', (links) => links.map((a) => a.textContent)),
+      ['30 s a move', 'Blitz 3+2', 'Rapid 10+5', 'Daily, 2 days a move']);
+    assert.equal(await white.getAttribute('#pool-tabs a[aria-current="page"]', 'href'), '/leaderboard');
+    await white.click('#pool-tabs a:text-is("Blitz 3+2")');
+    await white.waitForURL(`${server.base}/leaderboard?pool=blitz`);
+    await white.waitForSelector('#board-empty:not([hidden])');
+    assert.equal(await white.getAttribute('#pool-tabs a[aria-current="page"]', 'href'), '/leaderboard?pool=blitz');
+    assert.equal(await white.title(), 'Leaderboard, Blitz 3+2 — Outflank');
+    await white.goBack();
+    await white.waitForSelector('#board-card:not([hidden])');
 
     // The winner's profile, opened from the leaderboard.
     await white.click(`#board-rows a:text-is("${winnerName}")`);
@@ -169,6 +180,9 @@ describe('with sign-in configured', () => {
     assert.equal(await white.textContent('#stat-rank'), '#1');
     assert.equal(await white.textContent('#stat-games'), '1');
     assert.equal(await white.textContent('#stat-record'), '1 / 0 / 0');
+    // The pool played in is the one shown, among a button per pool.
+    assert.equal(await white.textContent('#pool-tabs button[aria-pressed="true"]'), '30 s a move');
+    assert.equal(await white.locator('#pool-tabs button').count(), 4);
     // The chart: from 1,200 to 1,220, named and described.
     assert.equal(await white.textContent('#chart svg title'), `Rating history of ${winnerName}`);
     assert.match(await white.textContent('#chart svg desc'), /started at 1,200\. Rating after each of 1 rated game: 1,220\./);
@@ -177,7 +191,7 @@ describe('with sign-in configured', () => {
     const first = white.locator('#recent-games li a').first();
     assert.equal(await first.getAttribute('href'), `/replay/${gameId}`);
     assert.equal(await first.locator('.game-title').textContent(), `Win against ${loserName}`);
-    assert.match(await first.locator('.game-meta').textContent(), /^Ranked · White · \+20 · /);
+    assert.match(await first.locator('.game-meta').textContent(), /^Ranked · 30s · White · \+20 · /);
     assert.equal(await white.isVisible('#delete-account'), true);
     // Puzzles solved out of those from their games, and on one's own profile a link to them.
     assert.match(await white.textContent('#stat-puzzles'), /^0 \/ \d+$/);
@@ -196,7 +210,7 @@ describe('with sign-in configured', () => {
     assert.equal(await white.textContent('#stat-rating'), '1,180?');
     assert.equal(await white.textContent('#stat-record'), '0 / 0 / 1');
     const loss = await white.locator('#recent-games li .game-meta').first().textContent();
-    assert.match(loss, /^Ranked · Black · [\u2212-]20 · /);
+    assert.match(loss, /^Ranked · 30s · Black · [\u2212-]20 · /);
     assert.match(await white.locator('#recent-games li .game-title').first().textContent(), new RegExp(`^Loss against ${winnerName}$`));
     assert.equal(await white.isVisible('#delete-account'), false);
     assert.equal(await white.isVisible('#puzzles-link'), false);
@@ -257,7 +271,7 @@ describe('with sign-in configured', () => {
     await page.waitForURL(`${server.base}/players/Carol`);
     await page.waitForSelector('#profile:not([hidden])');
     assert.equal(await page.textContent('#stat-rating'), '1,200?');
-    assert.match(await page.textContent('#chart-empty'), /No rated games yet/);
+    assert.match(await page.textContent('#chart-empty'), /^No rated games in 30 s a move yet: Carol starts there at 1,200\.$/);
     assert.equal(await page.locator('#chart svg').count(), 0);
 
     // Cancelling keeps the account.

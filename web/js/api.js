@@ -74,7 +74,12 @@ export const auth = () => request('GET', '/api/auth');
 export const setAccountName = (name) => request('POST', '/api/account/name', { name });
 export const signOut = () => request('DELETE', '/api/session');
 export const deleteAccount = () => request('DELETE', '/api/account');
-export const leaderboard = (page) => request('GET', `/api/leaderboard?page=${encodeURIComponent(page)}`);
+/** A page of a pool's leaderboard (`pool` left out: the default pool). */
+export function leaderboard(page, pool) {
+  const query = new URLSearchParams({ page: String(page) });
+  if (pool) query.set('pool', pool);
+  return request('GET', `/api/leaderboard?${query}`);
+}
 export const player = (name) => request('GET', `/api/players/${encodeURIComponent(name)}`);
 
 const NICKNAME_KEY = 'outflank.nickname';

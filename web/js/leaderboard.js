@@ -1,14 +1,40 @@
-// /leaderboard?page=N: the top rated players, 25 a page, as the server ranks them.
+// /leaderboard?pool=P&page=N: a rating pool's top players, 25 a page, as the server ranks them;
+// the pools are links above the table (the first, 30 s a move, needs no parameter).
 import * as api from './api.js';
 import { formatRating, profileUrl, whoAmI } from './account.js';
 import './header.js';
 
 const $ = (id) => document.getElementById(id);
 const number = new Intl.NumberFormat('en');
-const requested = Number.parseInt(new URLSearchParams(location.search).get('page') || '1', 10);
+const params = new URLSearchParams(location.search);
+const requested = Number.parseInt(params.get('page') || '1', 10);
 const page = Number.isSafeInteger(requested) && requested >= 1 ? requested : 1;
+const wantedPool = params.get('pool');
+// The pools as the server lists them; the first is the default.
+let pools = [];
 
-const pageUrl = (n) => (n <= 1 ? '/leaderboard' : `/leaderboard?page=${n}`);
+/** The address of page `n` of `pool`'s board (by default the one shown). */
+function pageUrl(n, pool = wantedPool) {
+  const query = new URLSearchParams();
+  if (pool && pools.length && pool !== pools[0].key) query.set('pool', pool);
+  if (n > 1) query.set('page', String(n));
+  const text = query.toString();
+  return text ? `/leaderboard?${text}` : '/leaderboard';
+}
+
+/** One link per pool, the one shown marked as current. */
+function poolTabs(current) {
+  const links = pools.map((pool) => {
+    const link = document.createElement('a');
+    link.className = 'button';
+    link.href = pageUrl(1, pool.key);
+    link.textContent = pool.name;
+    if (pool.key === current) link.setAttribute('aria-current', 'page');
+    return link;
+  });
+  $('pool-tabs').replaceChildren(...links);
+  $('pool-tabs').hidden = links.length <= 1;
+}
 
 function cell(text, className = '') {
   const td = document.createElement('td');
@@ -69,9 +95,14 @@ function showEmpty(rankedAvailable) {
 
 async function load() {
   const [board, who] = await Promise.all([
-    api.leaderboard(page),
+    api.leaderboard(page, wantedPool),
     whoAmI(),
   ]);
+  pools = board.pools || [];
+  poolTabs(board.pool);
+  const poolName = (pools.find((pool) => pool.key === board.pool) || { name: board.pool }).name;
+  const titled = board.pool === (pools[0] && pools[0].key) ? 'Leaderboard' : `Leaderboard, ${poolName}`;
+  document.title = page > 1 ? `${titled}, page ${page} — Outflank` : `${titled} — Outflank`;
   const yourName = who.account && who.account.name;
   const status = $('board-status');
   if (!board.players.length) {
@@ -89,15 +120,22 @@ async function load() {
   }
   const first = board.players[0].rank;
   const last = board.players[board.players.length - 1].rank;
-  $('board-caption').textContent = `Ranks ${number.format(first)} to ${number.format(last)} of ${number.format(board.total)} on the leaderboard`;
+  $('board-caption').textContent = `${poolName}: ranks ${number.format(first)} to ${number.format(last)} of ${number.format(board.total)} on the leaderboard`;
   $('board-rows').replaceChildren(...board.players.map((player) => row(player, yourName)));
   pager(board);
   $('board-card').hidden = false;
   status.textContent = '';
-  if (page > 1) document.title = `Leaderboard, page ${page} — Outflank`;
 }
 
 load().catch((error) => {
   $('board-status').textContent = '';
+  if (error.code === 'unknown_pool') {
+    $('board-error').replaceChildren(`There is no rating pool called “${wantedPool}”. `);
+    const all = document.createElement('a');
+    all.href = '/leaderboard';
+    all.textContent = 'See the leaderboard';
+    $('board-error').append(all, '.');
+    return;
+  }
   $('board-error').textContent = `The leaderboard could not be loaded: ${error.message}`;
 });

@@ -1,5 +1,6 @@
-// /players/{name}: a player's rating, rank and results, the rating-history chart and recent
-// games (each opening its replay), puzzles solved. On your own profile: a link to your puzzles,
+// /players/{name}: a player's rating, rank and results in each rating pool (one chosen at a time,
+// at first the one they played most), its rating-history chart, recent games (each opening its
+// replay), puzzles solved. On your own profile: a link to your puzzles,
 // and Delete my account, confirmed first.
 import * as api from './api.js';
 import { formatChange, formatRating, spokenChange, whoAmI } from './account.js';
@@ -49,6 +50,7 @@ function gameItem(game) {
   link.append(span(title, 'game-title'));
   const meta = span('', 'game-meta');
   const parts = [MODE_NAME[game.mode] || game.mode, COLOUR_NAME[game.color] || game.color];
+  if (game.control) parts.splice(1, 0, game.control);
   meta.append(parts.join(' · '));
   if (typeof game.rating_change === 'number') {
     meta.append(' · ');
@@ -67,30 +69,56 @@ function gameItem(game) {
   return item;
 }
 
+/** The pool first shown: the one with the most rated games (the first listed on a tie). */
+function busiestPool(pools) {
+  return pools.reduce((best, pool) => (pool.rated_games > best.rated_games ? pool : best), pools[0]);
+}
+
+/** The summary and chart of one pool's standing. */
+function showPool(standing) {
+  $('stat-rating').textContent = formatRating(standing.rating, standing.provisional);
+  $('stat-rank').textContent = standing.rank ? `#${number.format(standing.rank)}` : 'Unranked';
+  $('stat-games').textContent = number.format(standing.rated_games);
+  $('stat-record').textContent = `${number.format(standing.wins)} / ${number.format(standing.draws)} / ${number.format(standing.losses)}`;
+  $('stat-record').setAttribute('aria-label', `${standing.wins} wins, ${standing.draws} draws, ${standing.losses} losses`);
+  const note = $('stat-note');
+  note.replaceChildren();
+  if (standing.provisional) note.append(`The “?” means provisional: fewer than 10 rated games in ${standing.pool_name}. `);
+  if (!standing.rank) note.append(`Not on the ${standing.pool_name} leaderboard. `);
+  if (shown && shown.joined_at) {
+    note.append('Joined ');
+    note.append(time(shown.joined_at, day));
+    note.append('.');
+  }
+  for (const button of $('pool-tabs').querySelectorAll('button')) {
+    button.setAttribute('aria-pressed', String(button.dataset.pool === standing.pool));
+  }
+  $('history-heading').textContent = `Rating history, ${standing.pool_name}`;
+  chosen = standing;
+  drawnWidth = 0;
+  drawChart();
+}
+
 function render(profile, who) {
   document.title = `${profile.name} — Outflank`;
   $('player-name').textContent = profile.name;
-  $('stat-rating').textContent = formatRating(profile.rating, profile.provisional);
-  $('stat-rank').textContent = profile.rank ? `#${number.format(profile.rank)}` : 'Unranked';
-  $('stat-games').textContent = number.format(profile.rated_games);
-  $('stat-record').textContent = `${number.format(profile.wins)} / ${number.format(profile.draws)} / ${number.format(profile.losses)}`;
-  $('stat-record').setAttribute('aria-label', `${profile.wins} wins, ${profile.draws} draws, ${profile.losses} losses`);
   const puzzles = profile.puzzles || { total: 0, solved: 0 };
   $('stat-puzzles').textContent = `${number.format(puzzles.solved)} / ${number.format(puzzles.total)}`;
   $('stat-puzzles').setAttribute('aria-label', `${puzzles.solved} of ${puzzles.total} puzzles from their games solved`);
-  const note = $('stat-note');
-  note.replaceChildren();
-  if (profile.provisional) note.append('The “?” means provisional: fewer than 10 rated games. ');
-  if (!profile.rank) note.append('Not on the leaderboard. ');
-  if (profile.joined_at) {
-    note.append('Joined ');
-    note.append(time(profile.joined_at, day));
-    note.append('.');
-  }
 
   shown = profile;
+  const pools = profile.pools || [];
+  $('pool-tabs').replaceChildren(...pools.map((standing) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.pool = standing.pool;
+    button.textContent = standing.pool_name;
+    button.addEventListener('click', () => showPool(standing));
+    return button;
+  }));
+  $('pool-tabs').hidden = pools.length <= 1;
   $('profile').hidden = false;
-  drawChart();
+  if (pools.length) showPool(busiestPool(pools));
 
   const games = profile.recent_games || [];
   $('recent-games').replaceChildren(...games.map(gameItem));
@@ -101,20 +129,21 @@ function render(profile, who) {
   $('puzzles-link').hidden = !own;
 }
 
-// The chart, drawn for the width of its card (again when that changes).
+// The chosen pool's chart, drawn for the width of its card (again when that changes).
 let shown = null;
+let chosen = null;
 let drawnWidth = 0;
 
 function drawChart() {
-  if (!shown) return;
+  if (!shown || !chosen) return;
   const box = $('chart');
   const width = box.clientWidth;
   if (width === drawnWidth && box.firstChild) return;
   drawnWidth = width;
-  const chart = ratingChart(shown.history || [], shown.name, { provisional: shown.provisional, width });
+  const chart = ratingChart(chosen.history || [], shown.name, { provisional: chosen.provisional, width });
   box.replaceChildren(...(chart ? [chart] : []));
   $('chart-empty').hidden = Boolean(chart);
-  $('chart-empty').textContent = chart ? '' : `No rated games yet: ${shown.name} starts at 1,200.`;
+  $('chart-empty').textContent = chart ? '' : `No rated games in ${chosen.pool_name} yet: ${shown.name} starts there at 1,200.`;
 }
 
 new ResizeObserver(() => drawChart()).observe($('chart'));

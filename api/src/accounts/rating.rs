@@ -64,17 +64,6 @@ pub struct RatedGame {
     pub white: RatingChange,
 }
 
-/// The two accounts whose ratings a finished game's result moves. Whether a game is rated is
-/// decided from the live game's facts ([`GameState::rated_players`]); the store applies it in
-/// the transaction that finishes the game.
-///
-/// [`GameState::rated_players`]: crate::live::GameState::rated_players
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RatedPlayers {
-    pub black: PlayerId,
-    pub white: PlayerId,
-}
-
 /// How a rated game ended for the first side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {

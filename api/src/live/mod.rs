@@ -42,6 +42,7 @@ mod draw;
 mod event;
 mod game_clock;
 mod history;
+mod pool;
 mod rematch;
 mod setup;
 mod snapshot;
@@ -59,6 +60,7 @@ pub use draw::DRAW_OFFER_INTERVAL_PLIES;
 pub use event::{Event, SearchId, SearchRequest};
 pub use game_clock::GameClock;
 pub use history::{History, Resume};
+pub use pool::{Pool, RatedPlayers, UnknownPool};
 pub use rematch::RematchView;
 pub use setup::{
     DEFAULT_COMPUTER_DELAY_MS, DEFAULT_LAG_ALLOWANCE_MS, Human, Player, Setup, Stored, Timing,

@@ -3,7 +3,7 @@
 use outflank_engine::{Board, Color, Game, Move, ReplayError, Square};
 use thiserror::Error;
 
-use crate::accounts::rating::RatedPlayers;
+use super::pool::{Pool, RatedPlayers};
 use crate::domain::{EndReason, GameId, GameStatus, Mode, PlayerId, Timestamp};
 
 use super::draw::DrawOffers;
@@ -251,8 +251,10 @@ impl GameState {
         &self.id
     }
 
-    /// The accounts whose ratings this game's result moves: a ranked game between two different
-    /// people that ended with a result (an aborted game moves nothing).
+    /// The accounts whose ratings this game's result moves, and in which pool: a ranked game
+    /// between two different people that ended with a result (an aborted game moves nothing),
+    /// rated in the pool of its control (a ranked game stored before controls were chosen was
+    /// played at 30 s a move).
     pub fn rated_players(&self) -> Option<RatedPlayers> {
         let ending = self.ending?;
         if self.mode() != Mode::Ranked || ending.status() != GameStatus::Finished {
@@ -260,7 +262,8 @@ impl GameState {
         }
         let black = self.setup.human(Color::Black)?.id.clone();
         let white = self.setup.human(Color::White)?.id.clone();
-        (black != white).then_some(RatedPlayers { black, white })
+        let pool = self.control().and_then(Pool::of).unwrap_or(Pool::DEFAULT);
+        (black != white).then_some(RatedPlayers { black, white, pool })
     }
 
     pub fn setup(&self) -> &Setup {

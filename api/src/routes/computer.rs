@@ -8,7 +8,7 @@ use serde_json::json;
 
 use crate::accounts::rating::shown;
 use crate::identity::session::Session;
-use crate::live::Player;
+use crate::live::{Player, Pool};
 use crate::service::GUEST_RATING;
 use crate::storage::Store;
 
@@ -22,10 +22,10 @@ pub fn configure(config: &mut ServiceConfig) {
 async fn levels(session: Option<Session>, store: web::Data<Store>) -> impl Responder {
     let rating = match session {
         Some(session) if session.account => store
-            .account(&session.player)
+            .standing_in(&session.player, Pool::DEFAULT)
             .await
             .ok()
-            .and_then(|account| i32::try_from(shown(account.rating)).ok()),
+            .and_then(|standing| i32::try_from(shown(standing.rating)).ok()),
         _ => None,
     }
     .unwrap_or(GUEST_RATING);

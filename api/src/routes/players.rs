@@ -1,6 +1,6 @@
-//! Ratings in public: `GET /api/leaderboard?page=N` (the top 100, 25 a page) and
-//! `GET /api/players/{name}` (a profile: rating, rank, results, rating history, recent games,
-//! puzzles from their games).
+//! Ratings in public: `GET /api/leaderboard?pool=P&page=N` (a pool's top 100, 25 a page; the
+//! 30-s pool by default) and `GET /api/players/{name}` (a profile: rating, rank, results and
+//! rating history in each pool, recent games, puzzles from their games).
 
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
@@ -16,8 +16,8 @@ use crate::accounts::rating::{is_provisional, shown};
 use crate::domain::{GameStatus, Winner};
 use crate::http::error::{ApiError, api_error};
 use crate::json::RatingSide;
-use crate::live::winner_of;
-use crate::storage::{AccountRow, DbError, Store};
+use crate::live::{Pool, UnknownPool, winner_of};
+use crate::storage::{DbError, PoolStanding, Store};
 
 /// Players on one leaderboard page.
 pub const PER_PAGE: u32 = 25;
@@ -39,6 +39,8 @@ pub enum PlayerRouteError {
     NotFound,
     #[error("page must be a number from 1")]
     BadPage,
+    #[error(transparent)]
+    UnknownPool(#[from] UnknownPool),
     #[error("the server could not read that; please try again")]
     Unavailable(String),
 }
@@ -57,6 +59,7 @@ impl ApiError for PlayerRouteError {
         match self {
             PlayerRouteError::NotFound => (StatusCode::NOT_FOUND, "not_found"),
             PlayerRouteError::BadPage => (StatusCode::BAD_REQUEST, "bad_request"),
+            PlayerRouteError::UnknownPool(_) => (StatusCode::UNPROCESSABLE_ENTITY, "unknown_pool"),
             PlayerRouteError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
         }
     }
@@ -74,6 +77,7 @@ api_error!(PlayerRouteError);
 #[derive(Debug, Deserialize)]
 struct PageQuery {
     page: Option<String>,
+    pool: Option<String>,
 }
 
 async fn leaderboard(
@@ -86,24 +90,31 @@ async fn leaderboard(
             text.parse().ok().filter(|page| *page >= 1).ok_or(PlayerRouteError::BadPage)?
         }
     };
-    let total = store.ranked_accounts().await?.min(TOP);
+    let pool = match &query.pool {
+        None => Pool::DEFAULT,
+        Some(key) => key.parse()?,
+    };
+    let total = store.ranked_accounts(pool).await?.min(TOP);
     let pages = total.div_ceil(PER_PAGE).max(1);
     let offset = (page - 1).saturating_mul(PER_PAGE);
     let rows = if offset < total {
-        store.leaderboard(offset, PER_PAGE.min(total - offset)).await?
+        store.leaderboard(pool, offset, PER_PAGE.min(total - offset)).await?
     } else {
         Vec::new()
     };
     let players: Vec<Value> = rows
         .iter()
         .zip(offset + 1..)
-        .map(|(account, rank)| {
-            let mut entry = standing_json(account);
+        .map(|(row, rank)| {
+            let mut entry = standing_json(&row.standing);
+            entry["name"] = json!(row.name);
             entry["rank"] = json!(rank);
             entry
         })
         .collect();
     Ok(HttpResponse::Ok().json(json!({
+        "pool": pool.key(),
+        "pools": Pool::ALL.map(pool_json),
         "page": page,
         "pages": pages,
         "per_page": PER_PAGE,
@@ -118,7 +129,7 @@ async fn profile(
 ) -> Result<HttpResponse, PlayerRouteError> {
     let name = PublicName::parse(&path).map_err(|_| PlayerRouteError::NotFound)?;
     let account = store.account_by_name(&name).await?;
-    let rank = store.rank(&account).await?.filter(|rank| *rank <= TOP);
+    let standings = store.standings(&account.player_id).await?;
     let history = store.rating_history(&account.player_id).await?;
     let games = store.recent_games(&account.player_id, RECENT_GAMES).await?;
     let puzzles = store.puzzle_counts(&account.player_id).await?;
@@ -138,44 +149,76 @@ async fn profile(
                 (GameStatus::Finished, Some(_)) => "loss",
                 _ => "aborted",
             };
-            let change = history.iter().find(|change| change.game_id == game.id);
+            let rated = history.iter().find(|rated| rated.change.game_id == game.id);
             json!({
                 "id": game.id.to_string(),
                 "mode": game.mode.as_str(),
                 "rated": game.rated,
+                "control": game.control().map(|control| control.to_string()),
+                "pool": rated.map(|rated| rated.pool.key()),
                 "color": mine.as_str(),
                 "opponent": opponent.name,
                 "opponent_computer": opponent.id.is_none(),
                 "result": result,
-                "rating_change": change.map(|change| shown(change.after) - shown(change.before)),
+                "rating_change": rated
+                    .map(|rated| shown(rated.change.after) - shown(rated.change.before)),
                 "finished_at": game.finished_at.map(|at| at.0),
             })
         })
         .collect();
-    let mut body = standing_json(&account);
-    body["rank"] = json!(rank);
-    body["joined_at"] = json!(account.created_at.0);
-    body["history"] = history
+    let mut pools = Vec::with_capacity(standings.len());
+    for standing in &standings {
+        let mut entry = standing_json(standing);
+        entry["pool"] = json!(standing.pool.key());
+        entry["pool_name"] = json!(standing.pool.name());
+        entry["rank"] = json!(ranked(&store, account.name.as_deref(), standing).await?);
+        entry["history"] = history
+            .iter()
+            .filter(|rated| rated.pool == standing.pool)
+            .map(|rated| {
+                let change = &rated.change;
+                json!({ "game_id": change.game_id.to_string(), "at": change.at.0, "rating": shown(change.after) })
+            })
+            .collect();
+        pools.push(entry);
+    }
+    // The default pool's standing at the top, as before pools existed.
+    let mut body = pools
         .iter()
-        .map(|change| {
-            json!({ "game_id": change.game_id.to_string(), "at": change.at.0, "rating": shown(change.after) })
-        })
-        .collect();
+        .find(|entry| entry["pool"] == Pool::DEFAULT.key())
+        .cloned()
+        .unwrap_or_else(|| json!({}));
+    body["name"] = json!(account.name);
+    body["joined_at"] = json!(account.created_at.0);
+    body["pools"] = Value::Array(pools);
     body["recent_games"] = Value::Array(recent);
     body["puzzles"] = json!({ "total": puzzles.total, "solved": puzzles.solved });
     Ok(HttpResponse::Ok().json(body))
 }
 
-/// An account's name, rating and record.
-fn standing_json(account: &AccountRow) -> Value {
+/// Where an account stands on `standing`'s pool's leaderboard, if within the top [`TOP`].
+async fn ranked(
+    store: &Store,
+    name: Option<&str>,
+    standing: &PoolStanding,
+) -> Result<Option<u32>, PlayerRouteError> {
+    Ok(store.rank(name, standing).await?.filter(|rank| *rank <= TOP))
+}
+
+/// A pool as a chooser lists it: its key and its name.
+fn pool_json(pool: Pool) -> Value {
+    json!({ "key": pool.key(), "name": pool.name() })
+}
+
+/// A standing in one pool: rating and record.
+fn standing_json(standing: &PoolStanding) -> Value {
     json!({
-        "name": account.name,
-        "rating": shown(account.rating),
-        "provisional": is_provisional(account.rated_games),
-        "rated_games": account.rated_games,
-        "wins": account.wins,
-        "draws": account.draws,
-        "losses": account.losses,
+        "rating": shown(standing.rating),
+        "provisional": is_provisional(standing.rated_games),
+        "rated_games": standing.rated_games,
+        "wins": standing.wins,
+        "draws": standing.draws,
+        "losses": standing.losses,
     })
 }
 

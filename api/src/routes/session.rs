@@ -4,6 +4,8 @@
 //! is, and a visitor without a session is an ordinary answer, not an error (browsers log every
 //! 4xx in the console).
 
+use std::collections::BTreeMap;
+
 use actix_web::http::StatusCode;
 use actix_web::web::{self, ServiceConfig};
 use actix_web::{HttpRequest, HttpResponse};
@@ -16,7 +18,8 @@ use crate::http::error::{ApiError, api_error};
 use crate::http::session::{SessionRejection, current_session};
 use crate::identity::revocations::Revocations;
 use crate::identity::session::{Session, SessionKeys};
-use crate::storage::{DbError, Store};
+use crate::live::Pool;
+use crate::storage::{DbError, PoolStanding, Store};
 
 pub fn configure(config: &mut ServiceConfig) {
     config
@@ -117,14 +120,52 @@ impl<'a> Me<'a> {
     }
 }
 
-/// The signed-in player's account as `GET /api/me` shows it.
+/// The signed-in player's account as `GET /api/me` shows it: its standing in the default pool,
+/// and in every pool by key.
 #[derive(Debug, Serialize)]
 struct Account {
     /// `None` until a public name is chosen.
     name: Option<String>,
+    #[serde(flatten)]
+    standing: PoolRating,
+    ratings: BTreeMap<&'static str, PoolRating>,
+}
+
+/// A rating in one pool, as `GET /api/me` shows it.
+#[derive(Clone, Copy, Debug, Serialize)]
+struct PoolRating {
     rating: i64,
     provisional: bool,
     rated_games: u32,
+}
+
+impl From<&PoolStanding> for PoolRating {
+    fn from(standing: &PoolStanding) -> PoolRating {
+        PoolRating {
+            rating: shown(standing.rating),
+            provisional: is_provisional(standing.rated_games),
+            rated_games: standing.rated_games,
+        }
+    }
+}
+
+/// Account `id` as `GET /api/me` shows it; `None` when it has none (or deleted it).
+async fn account_of(store: &Store, id: &PlayerId) -> Result<Option<Account>, DbError> {
+    let account = match store.account(id).await {
+        Ok(account) => account,
+        Err(DbError::NotFound) => return Ok(None),
+        Err(error) => return Err(error),
+    };
+    let standings = store.standings(id).await?;
+    let ratings: BTreeMap<_, _> = standings
+        .iter()
+        .map(|standing| (standing.pool.key(), PoolRating::from(standing)))
+        .collect();
+    let standing = standings
+        .iter()
+        .find(|standing| standing.pool == Pool::DEFAULT)
+        .map_or(PoolRating::from(&PoolStanding::new(Pool::DEFAULT)), PoolRating::from);
+    Ok(Some(Account { name: account.name, standing, ratings }))
 }
 
 /// Starts a guest session, or renames the player of the current one (keeping its id, so their
@@ -171,16 +212,9 @@ async fn me(
         }
     };
     let account = if session.account {
-        match store.account(&session.player).await {
-            Ok(account) => Some(Account {
-                name: account.name,
-                rating: shown(account.rating),
-                provisional: is_provisional(account.rated_games),
-                rated_games: account.rated_games,
-            }),
-            Err(DbError::NotFound) => None,
-            Err(error) => return Err(SessionRouteError::Unavailable(error.to_string())),
-        }
+        account_of(&store, &session.player)
+            .await
+            .map_err(|error| SessionRouteError::Unavailable(error.to_string()))?
     } else {
         None
     };

@@ -13,7 +13,7 @@ use outflank_matchmaker::{
 
 use crate::accounts::rating::shown;
 use crate::domain::{ClientKey, GameId, Nickname, PlayerId, Timestamp};
-use crate::live::{Human, Setup};
+use crate::live::{Human, Pool, Setup};
 use crate::storage::{DbError, Store};
 
 use super::{GameHub, Origin, ServiceError};
@@ -180,7 +180,13 @@ impl Matchmaking {
     ) -> Result<i32, SeekRefusal> {
         let account = if signed_in {
             match self.store.account(player).await {
-                Ok(account) => Some(account),
+                Ok(account) => match self.store.standing_in(player, Pool::DEFAULT).await {
+                    Ok(standing) => Some((account, standing)),
+                    Err(error) => {
+                        tracing::warn!(%error, "reading a rating failed");
+                        return Err(SeekRefusal::Unavailable);
+                    }
+                },
                 Err(DbError::NotFound) => None,
                 Err(error) => {
                     tracing::warn!(%error, "reading an account failed");
@@ -192,10 +198,12 @@ impl Matchmaking {
         };
         match (queue, account) {
             (QueueKind::Ranked, None) => Err(SeekRefusal::AccountRequired),
-            (QueueKind::Ranked, Some(account)) if account.name.is_none() => {
+            (QueueKind::Ranked, Some((account, _))) if account.name.is_none() => {
                 Err(SeekRefusal::NameRequired)
             }
-            (_, Some(account)) => Ok(i32::try_from(shown(account.rating)).unwrap_or(GUEST_RATING)),
+            (_, Some((_, standing))) => {
+                Ok(i32::try_from(shown(standing.rating)).unwrap_or(GUEST_RATING))
+            }
             (QueueKind::Quick, None) => Ok(GUEST_RATING),
         }
     }

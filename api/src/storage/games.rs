@@ -17,8 +17,8 @@ use outflank_engine::Move;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Transaction};
 
-use super::accounts::rate_game;
 use super::plies::{PlyWrite, append_in, append_one_postgres, lock_live_game, missing_or_over};
+use super::ratings::rate_game;
 use super::write_latency::WriteLatency;
 use super::{
     DbError, DbResult, FinishedGame, GameRecord, GameRow, GameSource, MoveRow, NewGame, RoomGame,

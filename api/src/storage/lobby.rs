@@ -12,12 +12,15 @@ use sqlx::any::AnyRow;
 
 use super::games::{TIMED_MODES, game_columns, game_row, last_change};
 use super::{DbResult, GameRow, Store, convert, get, parse};
+use crate::accounts::rating;
 use crate::domain::{PlayerId, Timestamp};
+use crate::live::Pool;
 
 /// The modes whose games are public: listed in the lobby.
 const LISTED_MODES: &str = "('quick', 'ranked')";
 
-/// A seat's account standing, for an account that is not deleted.
+/// A seat's account standing in the pool of the game's control, for an account that is not
+/// deleted.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SeatStanding {
     pub rating: f64,
@@ -82,21 +85,28 @@ impl Store {
     /// # Errors
     /// [`super::DbError::Other`] when the database fails or a stored value is corrupt.
     pub async fn watchable_games(&self, limit: u32) -> DbResult<Vec<LobbyGame>> {
-        let seat_rating = |seat: &str, account: &str| {
+        // A seat's rating is its account's in the pool of the game's control.
+        let seat_rating = |seat: &str, account: &str, rating: &str| {
             format!(
-                "COALESCE({account}.rating, CASE WHEN g.{seat}_id IS NULL THEN 0 ELSE 1200 END)"
+                "CASE WHEN {account}.player_id IS NOT NULL THEN COALESCE({rating}.rating, 1200) \
+                 WHEN g.{seat}_id IS NULL THEN 0 ELSE 1200 END"
             )
         };
-        let (black, white) = (seat_rating("black", "ba"), seat_rating("white", "wa"));
+        let (black, white) = (seat_rating("black", "ba", "br"), seat_rating("white", "wa", "wr"));
+        let pool = pool_of_control("g");
         sqlx::query(&format!(
             "SELECT {columns}, \
-                 ba.rating AS black_rating, ba.rated_games AS black_rated_games, \
-                 wa.rating AS white_rating, wa.rated_games AS white_rated_games, \
+                 ba.player_id AS black_account, br.rating AS black_rating, \
+                 br.rated_games AS black_rated_games, \
+                 wa.player_id AS white_account, wr.rating AS white_rating, \
+                 wr.rated_games AS white_rated_games, \
                  (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS plies, \
                  CASE WHEN {black} >= {white} THEN {black} ELSE {white} END AS best_rating \
              FROM games g \
              LEFT JOIN accounts ba ON ba.player_id = g.black_id AND ba.deleted_at IS NULL \
+             LEFT JOIN ratings br ON br.player_id = ba.player_id AND br.pool = {pool} \
              LEFT JOIN accounts wa ON wa.player_id = g.white_id AND wa.deleted_at IS NULL \
+             LEFT JOIN ratings wr ON wr.player_id = wa.player_id AND wr.pool = {pool} \
              WHERE g.status = 'live' AND g.mode IN {LISTED_MODES} \
              ORDER BY best_rating DESC, g.created_at DESC, g.id LIMIT $1",
             columns = game_columns("g"),
@@ -130,18 +140,29 @@ impl Store {
     }
 }
 
+/// The SQL expression for the key of the pool whose control game `games` (an alias of
+/// `games`) is played under: the default pool's for a control outside the pools, or none.
+fn pool_of_control(games: &str) -> String {
+    let cases: String = Pool::ALL
+        .iter()
+        .map(|pool| format!("WHEN '{}' THEN '{}' ", pool.control(), pool.key()))
+        .collect();
+    format!("(CASE {games}.time_control {cases}ELSE '{}' END)", Pool::DEFAULT.key())
+}
+
 /// Reads a row of [`Store::watchable_games`].
 fn lobby_game(row: &AnyRow) -> DbResult<LobbyGame> {
     let standing = |side: &str| -> DbResult<Option<SeatStanding>> {
+        let account: Option<String> = get(row, &format!("{side}_account"))?;
+        if account.is_none() {
+            return Ok(None);
+        }
         let rating: Option<f64> = get(row, &format!("{side}_rating"))?;
         let games: Option<i32> = get(row, &format!("{side}_rated_games"))?;
-        match (rating, games) {
-            (Some(rating), Some(games)) => Ok(Some(SeatStanding {
-                rating,
-                rated_games: convert("accounts.rated_games", games)?,
-            })),
-            _ => Ok(None),
-        }
+        Ok(Some(SeatStanding {
+            rating: rating.unwrap_or(rating::START),
+            rated_games: convert("ratings.rated_games", games.unwrap_or(0))?,
+        }))
     };
     Ok(LobbyGame {
         game: game_row(row)?,

@@ -34,6 +34,7 @@ mod players;
 mod plies;
 mod postgres_writer;
 mod puzzles;
+mod ratings;
 mod rooms;
 mod sessions;
 mod settings;
@@ -52,6 +53,7 @@ pub use models::{
 };
 pub use players::PlayerRow;
 pub use puzzles::PuzzleCounts;
+pub use ratings::{LeaderboardRow, PoolStanding, PooledChange};
 pub use sessions::Revocation;
 pub use write_latency::WriteLatency;
 

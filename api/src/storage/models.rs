@@ -3,10 +3,10 @@
 use outflank_engine::ai::Level;
 use outflank_engine::{Board, Move};
 
-use crate::accounts::rating::RatedPlayers;
 use crate::domain::{
     ClientKey, EndReason, GameId, GameStatus, Mode, PlayerId, PuzzleId, RoomCode, Timestamp, Winner,
 };
+use crate::live::RatedPlayers;
 use crate::live::TimeControl;
 
 /// One side of a game: who plays it and the name shown for them.

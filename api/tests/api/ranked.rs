@@ -117,7 +117,13 @@ async fn a_ranked_result_moves_both_ratings_and_shows_everywhere() {
     assert_eq!(
         board,
         json!({
-            "page": 1, "pages": 1, "per_page": 25, "total": 2,
+            "page": 1, "pages": 1, "per_page": 25, "total": 2, "pool": "30s",
+            "pools": [
+                { "key": "30s", "name": "30 s a move" },
+                { "key": "blitz", "name": "Blitz 3+2" },
+                { "key": "rapid", "name": "Rapid 10+5" },
+                { "key": "daily", "name": "Daily, 2 days a move" },
+            ],
             "players": [
                 { "rank": 1, "name": "Bob", "rating": 1220, "provisional": true,
                   "rated_games": 1, "wins": 1, "draws": 0, "losses": 0 },

@@ -34,7 +34,15 @@ async fn a_first_sign_in_creates_an_account_and_asks_for_a_public_name() {
     let me: Value = user.get("/api/me").await.json().await.unwrap();
     assert_eq!(
         me["account"],
-        json!({ "name": null, "rating": 1200, "provisional": true, "rated_games": 0 })
+        json!({
+            "name": null, "rating": 1200, "provisional": true, "rated_games": 0,
+            "ratings": {
+                "30s": { "rating": 1200, "provisional": true, "rated_games": 0 },
+                "blitz": { "rating": 1200, "provisional": true, "rated_games": 0 },
+                "rapid": { "rating": 1200, "provisional": true, "rated_games": 0 },
+                "daily": { "rating": 1200, "provisional": true, "rated_games": 0 },
+            },
+        })
     );
     assert_eq!(app.count_accounts().await, 1);
 }

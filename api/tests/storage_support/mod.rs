@@ -39,6 +39,7 @@ macro_rules! on_both_backends {
 }
 
 /// What a story gets: the store, and the URL to connect to the same database again.
+#[allow(dead_code)] // Each test binary uses part of this.
 #[derive(Clone, Debug)]
 pub struct Db {
     pub store: Store,
@@ -46,6 +47,7 @@ pub struct Db {
 }
 
 /// Runs `story` on a new SQLite file, in a directory that does not exist yet.
+#[allow(dead_code)]
 pub async fn run_sqlite<F, Fut>(story: F)
 where
     F: FnOnce(Db) -> Fut,
@@ -59,6 +61,7 @@ where
 }
 
 /// Runs `story` on a new PostgreSQL database, dropped afterwards even if the story panics.
+#[allow(dead_code)]
 pub async fn run_postgres<F, Fut>(story: F)
 where
     F: FnOnce(Db) -> Fut,

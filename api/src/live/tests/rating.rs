@@ -1,7 +1,7 @@
 //! Which results move ratings: decided from the game's own facts.
 
 use super::*;
-use crate::accounts::rating::RatedPlayers;
+use crate::live::{Pool, RatedPlayers};
 
 fn ranked_game() -> GameState {
     let setup = Setup::Ranked { black: human(ann(), "Ann"), white: human(ben(), "Ben") };
@@ -12,7 +12,33 @@ fn ranked_game() -> GameState {
 fn a_finished_ranked_game_rates_its_two_players() {
     let mut state = opened_ranked_game();
     state.apply(Command::player(ben(), Action::Resign), T0.plus(9_000)).unwrap();
-    assert_eq!(state.rated_players(), Some(RatedPlayers { black: ann(), white: ben() }));
+    assert_eq!(
+        state.rated_players(),
+        Some(RatedPlayers { black: ann(), white: ben(), pool: Pool::Move30 })
+    );
+}
+
+#[test]
+fn a_ranked_blitz_game_is_rated_in_the_blitz_pool() {
+    let setup = Setup::Ranked { black: human(ann(), "Ann"), white: human(ben(), "Ben") };
+    let control = Pool::Blitz.control();
+    let mut state = GameState::timed(
+        game_id(),
+        setup,
+        outflank_engine::Game::default(),
+        control,
+        Timing::default(),
+        T0,
+    );
+    for (n, square) in ["d3", "c3", "b3", "d2", "e1", "d6"].into_iter().enumerate() {
+        let by = if n % 2 == 0 { ann() } else { ben() };
+        state.apply(Command::play(by, sq(square)), T0.plus(1_000 * (n as i64 + 1))).unwrap();
+    }
+    state.apply(Command::player(ben(), Action::Resign), T0.plus(9_000)).unwrap();
+    assert_eq!(
+        state.rated_players(),
+        Some(RatedPlayers { black: ann(), white: ben(), pool: Pool::Blitz })
+    );
 }
 
 #[test]
@@ -62,7 +88,10 @@ fn a_ranked_game_resigned_after_three_moves_a_side_is_lost_and_rated() {
     let events = state.apply(Command::player(ann(), Action::Resign), T0.plus(9_000)).unwrap();
     let lost = Ending::loss(outflank_engine::Color::Black, crate::domain::EndReason::Resignation);
     assert!(matches!(events[..], [Event::Ended { ending, .. }] if ending == lost));
-    assert_eq!(state.rated_players(), Some(RatedPlayers { black: ann(), white: ben() }));
+    assert_eq!(
+        state.rated_players(),
+        Some(RatedPlayers { black: ann(), white: ben(), pool: Pool::Move30 })
+    );
 }
 
 #[test]

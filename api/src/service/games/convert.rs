@@ -2,8 +2,8 @@
 
 use outflank_engine::{Board, Color, Game};
 
-use crate::accounts::rating::RatedPlayers;
 use crate::domain::{GameId, GameStatus, Mode, Nickname, RoomCode, Timestamp};
+use crate::live::RatedPlayers;
 use crate::live::{Ending, Human, Setup, Stored, TimeControl};
 use crate::service::compute::Urgency;
 use crate::service::review::ENGINE;

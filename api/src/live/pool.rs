@@ -1,0 +1,141 @@
+//! Rating pools: each ranked time control rates its games apart, as a blitz player's strength
+//! says little about their play at two days a move. A ranked game is rated in the pool of its
+//! control; the 30-s pool holds every rating made before pools existed.
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+use super::time_control::TimeControl;
+use crate::domain::PlayerId;
+
+/// A rating pool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Pool {
+    /// 30 seconds a move: the default, and every rating from before pools.
+    Move30,
+    /// Blitz, 3 minutes + 2 seconds a move.
+    Blitz,
+    /// Rapid, 10 minutes + 5 seconds a move.
+    Rapid,
+    /// Daily, 2 days a move.
+    Daily,
+}
+
+impl Pool {
+    /// Every pool, in the order a chooser lists them.
+    pub const ALL: [Pool; 4] = [Pool::Move30, Pool::Blitz, Pool::Rapid, Pool::Daily];
+
+    /// Where ranked games go when no pool is chosen.
+    pub const DEFAULT: Pool = Pool::Move30;
+
+    /// The pool's key in the API, the store and the queue.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Pool::Move30 => "30s",
+            Pool::Blitz => "blitz",
+            Pool::Rapid => "rapid",
+            Pool::Daily => "daily",
+        }
+    }
+
+    /// What players call the pool.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Pool::Move30 => "30 s a move",
+            Pool::Blitz => "Blitz 3+2",
+            Pool::Rapid => "Rapid 10+5",
+            Pool::Daily => "Daily, 2 days a move",
+        }
+    }
+
+    /// The time control every game of the pool is played under.
+    pub const fn control(self) -> TimeControl {
+        match self {
+            Pool::Move30 => TimeControl::DEFAULT,
+            Pool::Blitz => TimeControl::fischer(3, 2),
+            Pool::Rapid => TimeControl::fischer(10, 5),
+            Pool::Daily => TimeControl::Daily { days: 2 },
+        }
+    }
+
+    /// The pool whose games are played under `control`, if any.
+    pub fn of(control: TimeControl) -> Option<Pool> {
+        Pool::ALL.into_iter().find(|pool| pool.control() == control)
+    }
+}
+
+impl fmt::Display for Pool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// The two accounts whose ratings a finished game's result moves, and the pool it moves them
+/// in. Whether a game is rated is decided from the live game's facts
+/// ([`GameState::rated_players`]); the store applies it in the transaction that finishes the
+/// game.
+///
+/// [`GameState::rated_players`]: crate::live::GameState::rated_players
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RatedPlayers {
+    pub black: PlayerId,
+    pub white: PlayerId,
+    pub pool: Pool,
+}
+
+/// Why a text names no pool.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{0:?} is not a rating pool: choose 30s, blitz, rapid or daily")]
+pub struct UnknownPool(pub String);
+
+impl FromStr for Pool {
+    type Err = UnknownPool;
+
+    fn from_str(text: &str) -> Result<Pool, UnknownPool> {
+        Pool::ALL
+            .into_iter()
+            .find(|pool| pool.key() == text)
+            .ok_or_else(|| UnknownPool(text.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pool_reads_back_from_its_key() {
+        for pool in Pool::ALL {
+            assert_eq!(pool.key().parse::<Pool>(), Ok(pool));
+        }
+    }
+
+    #[test]
+    fn an_unknown_key_names_no_pool() {
+        assert_eq!("bullet".parse::<Pool>(), Err(UnknownPool("bullet".into())));
+    }
+
+    #[test]
+    fn each_pool_is_found_from_its_control() {
+        for pool in Pool::ALL {
+            assert_eq!(Pool::of(pool.control()), Some(pool));
+        }
+    }
+
+    #[test]
+    fn the_default_control_is_the_thirty_second_pool() {
+        assert_eq!(Pool::of(TimeControl::DEFAULT), Some(Pool::Move30));
+    }
+
+    #[test]
+    fn a_control_outside_the_pools_has_no_pool() {
+        assert_eq!(Pool::of(TimeControl::fischer(1, 0)), None);
+    }
+
+    #[test]
+    fn every_pool_is_played_under_an_offered_control() {
+        assert!(Pool::ALL.iter().all(|pool| pool.control().is_offered()));
+    }
+}
