@@ -7,7 +7,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use outflank_matchmaker::{Millis, Policy, Queue, QueueKind, RedisQueue, Ticket, pair};
+use outflank_matchmaker::{Millis, Policy, PoolSeek, Queue, QueueKind, RedisQueue, Ticket, pair};
 
 const T0: Millis = Millis(1_700_000_000_000);
 
@@ -38,9 +38,28 @@ fn policy(c: &mut Criterion) {
     group.bench_function("pair_10000_spread", |b| {
         b.iter(|| pair(black_box(&spread), T0, &Policy::default()))
     });
-    let same: Vec<Ticket> = spread.iter().map(|t| Ticket { rating: 1500, ..t.clone() }).collect();
+    let same: Vec<Ticket> =
+        spread.iter().map(|t| Ticket::new(t.seeker.clone(), t.queue, 1500, t.joined_at)).collect();
     group.bench_function("pair_10000_one_rating", |b| {
         b.iter(|| pair(black_box(&same), T0, &Policy::default()))
+    });
+    // The same seekers, each in one to three of three pools (the rating shifted per pool).
+    let pooled: Vec<Ticket> = spread
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let rating = t.first_pool().map_or(1500, |seek| seek.rating);
+            let pools = ["blitz", "rapid", "daily"]
+                .iter()
+                .enumerate()
+                .take(1 + i % 3)
+                .map(|(k, &pool)| PoolSeek::new(pool, rating + 40 * i32::try_from(k).unwrap_or(0)))
+                .collect();
+            Ticket::seeking(t.seeker.clone(), t.queue, pools, t.joined_at)
+        })
+        .collect();
+    group.bench_function("pair_10000_three_pools", |b| {
+        b.iter(|| pair(black_box(&pooled), T0, &Policy::default()))
     });
     group.finish();
 }

@@ -32,4 +32,4 @@ pub use memory::InProcessQueue;
 pub use policy::{Policy, pair};
 pub use queue::{Queue, QueueError, QueueResult};
 pub use redis_queue::RedisQueue;
-pub use ticket::{Decision, Millis, QueueKind, SeekerId, Ticket};
+pub use ticket::{Decision, Millis, PoolId, PoolSeek, QueueKind, SeekerId, Ticket};

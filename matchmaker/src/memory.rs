@@ -59,9 +59,7 @@ impl Queue for InProcessQueue {
             .filter(|(t, _)| t.queue == queue)
             .map(|(t, _)| t.clone())
             .collect();
-        tickets.sort_by(|a, b| {
-            (a.rating, a.joined_at, &a.seeker).cmp(&(b.rating, b.joined_at, &b.seeker))
-        });
+        tickets.sort_by(|a, b| a.listing_key().cmp(&b.listing_key()));
         Ok(tickets)
     }
 

@@ -1,11 +1,11 @@
 //! The pairing policy: a pure function from the waiting seekers and the time to decisions.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{BinaryHeap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::ticket::{Decision, Millis, QueueKind, SeekerId, Ticket};
+use crate::ticket::{Decision, Millis, PoolId, PoolSeek, QueueKind, SeekerId, Ticket};
 
 /// How the matchmaker decides, and how long the queues keep things.
 ///
@@ -17,8 +17,9 @@ use crate::ticket::{Decision, Millis, QueueKind, SeekerId, Ticket};
 ///
 /// With the defaults: ±100 on arrival, ±225 after 5 s, ±350 after 10 s, ±400 from 12 s on;
 /// at 15 s a seeker still alone is handed to the computer. Two seekers fit when they wait in
-/// the same queue and their ratings differ by at most the *smaller* of their two gaps, so a
-/// newcomer is never matched further away than their own narrow window allows.
+/// the same pool of the same queue and their ratings there differ by at most the *smaller* of
+/// their two gaps, so a newcomer is never matched further away than their own narrow window
+/// allows.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Policy {
     /// The gap on arrival.
@@ -61,9 +62,13 @@ impl Policy {
         gap.max(0)
     }
 
-    /// Whether two tickets may be paired at `now`, previous opponents aside.
-    pub fn compatible(&self, a: &Ticket, b: &Ticket, now: Millis) -> bool {
-        let diff = (i64::from(a.rating) - i64::from(b.rating)).abs();
+    /// Whether two tickets may be paired in `pool` at `now`, previous opponents aside: both
+    /// wait there, in the same queue, and their ratings there are close enough.
+    pub fn compatible(&self, a: &Ticket, b: &Ticket, pool: &PoolId, now: Millis) -> bool {
+        let (Some(ra), Some(rb)) = (a.rating_in(pool), b.rating_in(pool)) else {
+            return false;
+        };
+        let diff = (i64::from(ra) - i64::from(rb)).abs();
         a.queue == b.queue
             && a.seeker != b.seeker
             && diff <= self.allowed_gap(now.since(a.joined_at))
@@ -73,26 +78,30 @@ impl Policy {
 
 /// Decides who plays whom at `now`. Pure: same input (in any order), same output.
 ///
-/// - Pairs are formed greedily, closest ratings first; among equally close pairs the one with
-///   the longest waiter goes first, then the lower position in (rating, join time, id) order.
+/// - Seekers are paired within one pool of one queue. A seeker waiting in several pools is
+///   tried in each, pools in name order, and the first pairing wins: once paired, they are out
+///   of the later pools.
+/// - Within a pool, pairs are formed greedily, closest ratings (in that pool) first; among
+///   equally close pairs the one with the longest waiter goes first, then the lower position in
+///   (rating, join time, id) order.
 /// - Each seeker appears in at most one decision (duplicate tickets of one seeker count once:
 ///   the earliest).
 /// - Two previous opponents (either's `last_opponent` names the other) are only paired once no
-///   other fitting opponent is left for either of them.
+///   other fitting opponent is left for either of them in that pool.
 /// - Seekers still alone after waiting `computer_after_ms` or more get [`Decision::Computer`]
-///   with their rating, for a computer of about their strength.
+///   in their first pool, with their rating there, for a computer of about their strength.
 /// - Colours are drawn from a hash of the two ids and `now`: random to players, exact in tests.
 ///
-/// Matches come first (in the order they were formed, quick queue before ranked), then the
-/// computer games.
+/// Matches come first (in the order they were formed: quick queue before ranked, pools in name
+/// order), then the computer games.
 pub fn pair(tickets: &[Ticket], now: Millis, policy: &Policy) -> Vec<Decision> {
-    let mut unique: Vec<&Ticket> = tickets.iter().collect();
+    let mut unique: Vec<&Ticket> = tickets.iter().filter(|t| !t.pools.is_empty()).collect();
     unique.sort_by(|a, b| {
-        (&a.seeker, a.joined_at, a.queue, a.rating, &a.last_opponent).cmp(&(
+        (&a.seeker, a.joined_at, a.queue, &a.pools, &a.last_opponent).cmp(&(
             &b.seeker,
             b.joined_at,
             b.queue,
-            b.rating,
+            &b.pools,
             &b.last_opponent,
         ))
     });
@@ -102,22 +111,64 @@ pub fn pair(tickets: &[Ticket], now: Millis, policy: &Policy) -> Vec<Decision> {
     let mut computers = Vec::new();
     for queue in QueueKind::ALL {
         let waiting: Vec<&Ticket> = unique.iter().copied().filter(|t| t.queue == queue).collect();
-        pair_queue(waiting, now, policy, &mut matches, &mut computers);
+        let mut pools: Vec<&PoolId> =
+            waiting.iter().flat_map(|t| t.pools.iter().map(|seek| &seek.pool)).collect();
+        pools.sort();
+        pools.dedup();
+        let mut paired: HashSet<SeekerId> = HashSet::new();
+        for pool in pools {
+            let seekers: Vec<Seeker> = waiting
+                .iter()
+                .filter(|t| !paired.contains(&t.seeker))
+                .filter_map(|&ticket| Some(Seeker { ticket, rating: ticket.rating_in(pool)? }))
+                .collect();
+            let formed = pair_pool(seekers, queue, pool, now, policy);
+            for decision in &formed {
+                paired.extend(decision.seekers().into_iter().cloned());
+            }
+            matches.extend(formed);
+        }
+        let mut alone: Vec<(&Ticket, &PoolSeek)> = waiting
+            .iter()
+            .filter(|t| !paired.contains(&t.seeker))
+            .filter(|t| now.since(t.joined_at) >= policy.computer_after_ms)
+            .filter_map(|&t| Some((t, t.first_pool()?)))
+            .collect();
+        alone.sort_by(|(a, sa), (b, sb)| {
+            (sa.rating, a.joined_at, &a.seeker).cmp(&(sb.rating, b.joined_at, &b.seeker))
+        });
+        computers.extend(alone.into_iter().map(|(ticket, seek)| Decision::Computer {
+            queue,
+            pool: seek.pool.clone(),
+            seeker: ticket.seeker.clone(),
+            rating: seek.rating,
+        }));
     }
     matches.extend(computers);
     matches
 }
 
-/// Pairs the seekers of one queue, appending to `matches` and `computers`.
-fn pair_queue(
-    mut seekers: Vec<&Ticket>,
+/// A seeker as one pool sees them: the ticket, and the rating in that pool.
+#[derive(Debug, Clone, Copy)]
+struct Seeker<'a> {
+    ticket: &'a Ticket,
+    rating: i32,
+}
+
+/// Pairs the seekers of one pool of one queue; returns the matches in the order formed.
+fn pair_pool(
+    mut seekers: Vec<Seeker>,
+    queue: QueueKind,
+    pool: &PoolId,
     now: Millis,
     policy: &Policy,
-    matches: &mut Vec<Decision>,
-    computers: &mut Vec<Decision>,
-) {
+) -> Vec<Decision> {
     seekers.sort_by(|a, b| {
-        (a.rating, a.joined_at, &a.seeker).cmp(&(b.rating, b.joined_at, &b.seeker))
+        (a.rating, a.ticket.joined_at, &a.ticket.seeker).cmp(&(
+            b.rating,
+            b.ticket.joined_at,
+            &b.ticket.seeker,
+        ))
     });
     let mut m = Matcher::new(&seekers, now, policy);
     let n = seekers.len();
@@ -148,13 +199,16 @@ fn pair_queue(
 
     // Phase 2: previous opponents, now that nobody else fits either of them.
     let index: HashMap<&SeekerId, usize> =
-        seekers.iter().enumerate().map(|(i, t)| (&t.seeker, i)).collect();
+        seekers.iter().enumerate().map(|(i, s)| (&s.ticket.seeker, i)).collect();
     let mut rematches: Vec<PairKey> = Vec::new();
-    for (i, ticket) in seekers.iter().enumerate() {
-        let Some(&j) = ticket.last_opponent.as_ref().and_then(|o| index.get(o)) else {
+    for (i, seeker) in seekers.iter().enumerate() {
+        let Some(&j) = seeker.ticket.last_opponent.as_ref().and_then(|o| index.get(o)) else {
             continue;
         };
-        if !m.taken[i] && !m.taken[j] && policy.compatible(ticket, seekers[j], now) {
+        if !m.taken[i]
+            && !m.taken[j]
+            && policy.compatible(seeker.ticket, seekers[j].ticket, pool, now)
+        {
             rematches.push(m.key(i.min(j), i.max(j)));
         }
     }
@@ -168,27 +222,22 @@ fn pair_queue(
         }
     }
 
-    for (a, b) in pairs {
-        let (a, b) = (&seekers[a].seeker, &seekers[b].seeker);
-        let (first, second) = if a < b { (a, b) } else { (b, a) };
-        let hash = pair_hash(first, second, now);
-        let (black, white) = if hash & 1 == 1 { (first, second) } else { (second, first) };
-        matches.push(Decision::Match {
-            queue: seekers[0].queue,
-            black: black.clone(),
-            white: white.clone(),
-            pairing: hash >> 1,
-        });
-    }
-    for (i, ticket) in seekers.iter().enumerate() {
-        if !m.taken[i] && now.since(ticket.joined_at) >= policy.computer_after_ms {
-            computers.push(Decision::Computer {
-                queue: ticket.queue,
-                seeker: ticket.seeker.clone(),
-                rating: ticket.rating,
-            });
-        }
-    }
+    pairs
+        .into_iter()
+        .map(|(a, b)| {
+            let (a, b) = (&seekers[a].ticket.seeker, &seekers[b].ticket.seeker);
+            let (first, second) = if a < b { (a, b) } else { (b, a) };
+            let hash = pair_hash(first, second, now);
+            let (black, white) = if hash & 1 == 1 { (first, second) } else { (second, first) };
+            Decision::Match {
+                queue,
+                pool: pool.clone(),
+                black: black.clone(),
+                white: white.clone(),
+                pairing: hash >> 1,
+            }
+        })
+        .collect()
 }
 
 /// A candidate pair's place in the greedy order (smallest first). The pair belongs to `lo`.
@@ -209,7 +258,7 @@ struct Cursor {
     right: Option<(usize, usize)>,
 }
 
-/// State of the greedy pairing of one queue, sorted by (rating, join time, id).
+/// State of the greedy pairing of one pool, sorted by (rating, join time, id).
 ///
 /// Each pair belongs to its lower-placed seeker, who lists their pairs lazily in greedy order
 /// (rating difference, then longest wait, then position) and keeps only the best in a heap,
@@ -218,7 +267,7 @@ struct Cursor {
 /// fitting pairs (millions with 10,000 waiting).
 #[derive(Debug)]
 struct Matcher<'a> {
-    seekers: &'a [&'a Ticket],
+    seekers: &'a [Seeker<'a>],
     gaps: Vec<i64>,
     /// Group (distinct rating) of each position, and each group's position range.
     group_of: Vec<usize>,
@@ -230,9 +279,10 @@ struct Matcher<'a> {
 }
 
 impl<'a> Matcher<'a> {
-    fn new(seekers: &'a [&'a Ticket], now: Millis, policy: &Policy) -> Self {
+    fn new(seekers: &'a [Seeker<'a>], now: Millis, policy: &Policy) -> Self {
         let n = seekers.len();
-        let gaps = seekers.iter().map(|t| policy.allowed_gap(now.since(t.joined_at))).collect();
+        let gaps =
+            seekers.iter().map(|s| policy.allowed_gap(now.since(s.ticket.joined_at))).collect();
         let mut group_of = Vec::with_capacity(n);
         let mut groups: Vec<(usize, usize)> = Vec::new();
         for (i, t) in seekers.iter().enumerate() {
@@ -286,7 +336,7 @@ impl<'a> Matcher<'a> {
     }
 
     fn key(&self, owner: usize, other: usize) -> PairKey {
-        let (a, b) = (self.seekers[owner], self.seekers[other]);
+        let (a, b) = (self.seekers[owner].ticket, self.seekers[other].ticket);
         PairKey {
             diff: (self.rating(owner) - self.rating(other)).abs(),
             earliest_join: a.joined_at.0.min(b.joined_at.0),
@@ -297,7 +347,7 @@ impl<'a> Matcher<'a> {
 
     /// Whether `i` and `j` were each other's last opponent.
     fn rematch(&self, i: usize, j: usize) -> bool {
-        let (a, b) = (self.seekers[i], self.seekers[j]);
+        let (a, b) = (self.seekers[i].ticket, self.seekers[j].ticket);
         a.last_opponent.as_ref() == Some(&b.seeker) || b.last_opponent.as_ref() == Some(&a.seeker)
     }
 

@@ -5,7 +5,7 @@
 //!
 //! | key | type | holds |
 //! |---|---|---|
-//! | `P:waiting:quick`, `P:waiting:ranked` | sorted set | seeker ids, scored by rating |
+//! | `P:waiting:quick`, `P:waiting:ranked` | sorted set | seeker ids, scored by rating in their first pool |
 //! | `P:ticket:<id>` | string | the seeker's ticket, as JSON |
 //! | `P:seen` | sorted set | seeker ids, scored by last heartbeat (epoch ms) |
 //! | `P:decision:<id>` | string, expiring | the decision made for the seeker, as JSON |
@@ -38,7 +38,7 @@ local function remove(p, id)
 end
 ";
 
-/// ARGV: prefix, id, queue name, rating, ticket JSON, now ms (the first heartbeat).
+/// ARGV: prefix, id, queue name, rating (first pool), ticket JSON, now ms (the first heartbeat).
 const JOIN: &str = r"
 local p, id = ARGV[1], ARGV[2]
 remove(p, id)
@@ -222,9 +222,7 @@ impl RedisQueue {
                 .map_err(|e| QueueError::Corrupt { key, reason: e.to_string() })?;
             tickets.push((ticket, json));
         }
-        tickets.sort_by(|(a, _), (b, _)| {
-            (a.rating, a.joined_at, &a.seeker).cmp(&(b.rating, b.joined_at, &b.seeker))
-        });
+        tickets.sort_by(|(a, _), (b, _)| a.listing_key().cmp(&b.listing_key()));
         Ok(tickets)
     }
 }
@@ -244,7 +242,7 @@ impl Queue for RedisQueue {
             .arg(&self.prefix)
             .arg(ticket.seeker.as_str())
             .arg(ticket.queue.as_str())
-            .arg(ticket.rating)
+            .arg(ticket.first_pool().map_or(0, |seek| seek.rating))
             .arg(json)
             .arg(now.0)
             .invoke_async(&mut conn)

@@ -88,15 +88,73 @@ impl fmt::Display for QueueKind {
     }
 }
 
-/// One seeker waiting in one queue.
+/// A pool: the games one queue pairs under one time control (the server names them, e.g.
+/// `"30s"` or `"blitz"`; ranked pools are rating pools). Seekers are only paired within a pool.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PoolId(pub String);
+
+impl PoolId {
+    /// The pool of [`Ticket::new`], for callers with a single pool.
+    pub const DEFAULT_NAME: &'static str = "default";
+
+    /// Wraps a name.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self(name.into())
+    }
+
+    /// The name as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Default for PoolId {
+    fn default() -> Self {
+        Self::new(Self::DEFAULT_NAME)
+    }
+}
+
+impl fmt::Display for PoolId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&str> for PoolId {
+    fn from(name: &str) -> Self {
+        Self(name.to_owned())
+    }
+}
+
+/// One pool a seeker waits in, with their rating there (guests get the starting rating).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct PoolSeek {
+    /// The pool.
+    pub pool: PoolId,
+    /// The seeker's rating in it.
+    pub rating: i32,
+}
+
+impl PoolSeek {
+    /// Seeking in `pool` at `rating`.
+    pub fn new(pool: impl Into<PoolId>, rating: i32) -> Self {
+        Self { pool: pool.into(), rating }
+    }
+}
+
+/// One seeker waiting in one queue, in one pool or several at once (the first pairing wins).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Ticket {
     /// Who is waiting.
     pub seeker: SeekerId,
     /// Which queue they wait in.
     pub queue: QueueKind,
-    /// Their rating (guests get the starting rating).
-    pub rating: i32,
+    /// The pools they wait in, each with their rating there, the one preferred first: a
+    /// computer game, when nobody comes, is in the first. A ticket without pools is never
+    /// decided (it lapses with its heartbeats).
+    #[serde(default)]
+    pub pools: Vec<PoolSeek>,
     /// When they started waiting; the allowed rating gap widens from here.
     pub joined_at: Millis,
     /// Their previous opponent, not paired with them again while someone else fits.
@@ -104,20 +162,45 @@ pub struct Ticket {
 }
 
 impl Ticket {
-    /// A ticket without a previous opponent.
+    /// A ticket in the default pool only, without a previous opponent.
     pub fn new(
         seeker: impl Into<SeekerId>,
         queue: QueueKind,
         rating: i32,
         joined_at: Millis,
     ) -> Self {
-        Self { seeker: seeker.into(), queue, rating, joined_at, last_opponent: None }
+        Self::seeking(seeker, queue, vec![PoolSeek::new(PoolId::default(), rating)], joined_at)
+    }
+
+    /// A ticket in `pools` (the preferred first), without a previous opponent.
+    pub fn seeking(
+        seeker: impl Into<SeekerId>,
+        queue: QueueKind,
+        pools: Vec<PoolSeek>,
+        joined_at: Millis,
+    ) -> Self {
+        Self { seeker: seeker.into(), queue, pools, joined_at, last_opponent: None }
     }
 
     /// The same ticket, remembering the previous opponent.
     pub fn with_last_opponent(mut self, opponent: impl Into<SeekerId>) -> Self {
         self.last_opponent = Some(opponent.into());
         self
+    }
+
+    /// The seeker's rating in `pool`, if they wait there (the first entry, if listed twice).
+    pub fn rating_in(&self, pool: &PoolId) -> Option<i32> {
+        self.pools.iter().find(|seek| &seek.pool == pool).map(|seek| seek.rating)
+    }
+
+    /// The preferred pool and the rating there, if any.
+    pub fn first_pool(&self) -> Option<&PoolSeek> {
+        self.pools.first()
+    }
+
+    /// The order of waiting lists: by rating in the preferred pool, then join time, then id.
+    pub(crate) fn listing_key(&self) -> (Option<i32>, Millis, &SeekerId) {
+        (self.first_pool().map(|seek| seek.rating), self.joined_at, &self.seeker)
     }
 }
 
@@ -129,6 +212,8 @@ pub enum Decision {
     Match {
         /// The queue they were paired in (decides rated or not).
         queue: QueueKind,
+        /// The pool they were paired in (decides the time control).
+        pool: PoolId,
         /// Plays Black (moves first).
         black: SeekerId,
         /// Plays White.
@@ -141,9 +226,11 @@ pub enum Decision {
     Computer {
         /// The queue they waited in.
         queue: QueueKind,
+        /// Their preferred pool (decides the time control).
+        pool: PoolId,
         /// Who plays the computer.
         seeker: SeekerId,
-        /// Their rating: the computer plays at the level rated nearest it.
+        /// Their rating in that pool: the computer plays at the level rated nearest it.
         rating: i32,
     },
 }
@@ -161,6 +248,13 @@ impl Decision {
     pub fn queue(&self) -> QueueKind {
         match self {
             Decision::Match { queue, .. } | Decision::Computer { queue, .. } => *queue,
+        }
+    }
+
+    /// The pool the decision was made in.
+    pub fn pool(&self) -> &PoolId {
+        match self {
+            Decision::Match { pool, .. } | Decision::Computer { pool, .. } => pool,
         }
     }
 

@@ -2,7 +2,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use outflank_matchmaker::{Decision, Millis, Policy, QueueKind, SeekerId, Ticket, pair};
+use outflank_matchmaker::{
+    Decision, Millis, Policy, PoolId, PoolSeek, QueueKind, SeekerId, Ticket, pair,
+};
 
 const T0: Millis = Millis(1_700_000_000_000);
 
@@ -165,6 +167,7 @@ fn the_computer_takes_over_exactly_at_the_configured_wait() {
         decisions,
         vec![Decision::Computer {
             queue: QueueKind::Quick,
+            pool: PoolId::default(),
             seeker: SeekerId::from("alone"),
             rating: 1500,
         }]
@@ -252,9 +255,19 @@ fn random_tickets(rng: &mut Rng, n: usize) -> Vec<Ticket> {
     (0..n)
         .map(|i| {
             let queue = if rng.below(4) == 0 { QueueKind::Ranked } else { QueueKind::Quick };
-            // Few distinct ratings and join times, so ties are common.
-            let rating = 1200 + 25 * i32::try_from(rng.below(24)).unwrap_or(0);
-            let mut t = Ticket::new(format!("s{i:03}"), queue, rating, at(-500 * rng.below(40)));
+            // One to three of three pools, in any order; few distinct ratings and join times,
+            // so ties are common.
+            let mut names = vec!["blitz", "daily", "rapid"];
+            let first = usize::try_from(rng.below(3)).unwrap_or(0);
+            names.rotate_left(first);
+            names.truncate(1 + usize::try_from(rng.below(3)).unwrap_or(0));
+            let pools = names
+                .into_iter()
+                .map(|name| {
+                    PoolSeek::new(name, 1200 + 25 * i32::try_from(rng.below(24)).unwrap_or(0))
+                })
+                .collect();
+            let mut t = Ticket::seeking(format!("s{i:03}"), queue, pools, at(-500 * rng.below(40)));
             if rng.below(3) == 0 {
                 t = t.with_last_opponent(format!("s{:03}", rng.below(n as u64)));
             }
@@ -263,37 +276,47 @@ fn random_tickets(rng: &mut Rng, n: usize) -> Vec<Ticket> {
         .collect()
 }
 
-/// The policy by brute force: every fitting pair, sorted, taken greedily.
+/// The policy by brute force: pool by pool in name order, every fitting pair of seekers not
+/// yet paired, sorted, taken greedily.
 fn reference(tickets: &[Ticket], now: Millis, policy: &Policy) -> Vec<(String, String)> {
     let mut result = Vec::new();
     for queue in QueueKind::ALL {
-        let mut s: Vec<&Ticket> = tickets.iter().filter(|t| t.queue == queue).collect();
-        s.sort_by(|a, b| {
-            (a.rating, a.joined_at, &a.seeker).cmp(&(b.rating, b.joined_at, &b.seeker))
-        });
-        let rematch = |a: &Ticket, b: &Ticket| {
-            a.last_opponent.as_ref() == Some(&b.seeker)
-                || b.last_opponent.as_ref() == Some(&a.seeker)
-        };
-        let mut taken = vec![false; s.len()];
-        for phase in [false, true] {
-            let mut cands = Vec::new();
-            for i in 0..s.len() {
-                for j in i + 1..s.len() {
-                    if policy.compatible(s[i], s[j], now) && rematch(s[i], s[j]) == phase {
-                        let diff = (i64::from(s[i].rating) - i64::from(s[j].rating)).abs();
-                        let early = s[i].joined_at.min(s[j].joined_at);
-                        cands.push((diff, early, i, j));
+        let mut taken: HashSet<&SeekerId> = HashSet::new();
+        for name in ["blitz", "daily", "rapid"] {
+            let pool = PoolId::from(name);
+            let mut s: Vec<(&Ticket, i32)> = tickets
+                .iter()
+                .filter(|t| t.queue == queue && !taken.contains(&t.seeker))
+                .filter_map(|t| Some((t, t.rating_in(&pool)?)))
+                .collect();
+            s.sort_by(|(a, ra), (b, rb)| {
+                (ra, a.joined_at, &a.seeker).cmp(&(rb, b.joined_at, &b.seeker))
+            });
+            let rematch = |a: &Ticket, b: &Ticket| {
+                a.last_opponent.as_ref() == Some(&b.seeker)
+                    || b.last_opponent.as_ref() == Some(&a.seeker)
+            };
+            for phase in [false, true] {
+                let mut cands = Vec::new();
+                for i in 0..s.len() {
+                    for j in i + 1..s.len() {
+                        let ((a, ra), (b, rb)) = (s[i], s[j]);
+                        if policy.compatible(a, b, &pool, now) && rematch(a, b) == phase {
+                            let diff = (i64::from(ra) - i64::from(rb)).abs();
+                            let early = a.joined_at.min(b.joined_at);
+                            cands.push((diff, early, i, j));
+                        }
                     }
                 }
-            }
-            cands.sort();
-            for (_, _, i, j) in cands {
-                if !taken[i] && !taken[j] {
-                    taken[i] = true;
-                    taken[j] = true;
-                    let (a, b) = (s[i].seeker.to_string(), s[j].seeker.to_string());
-                    result.push(if a < b { (a, b) } else { (b, a) });
+                cands.sort();
+                for (_, _, i, j) in cands {
+                    let (a, b) = (&s[i].0.seeker, &s[j].0.seeker);
+                    if !taken.contains(a) && !taken.contains(b) {
+                        taken.insert(a);
+                        taken.insert(b);
+                        let (a, b) = (a.to_string(), b.to_string());
+                        result.push(if a < b { (a, b) } else { (b, a) });
+                    }
                 }
             }
         }
@@ -351,4 +374,86 @@ fn everyone_at_one_rating_pairs_in_order_of_arrival() {
     assert_eq!(decisions.len(), 500);
     // Longest waiters (highest i) first.
     assert_eq!(pairs(&decisions)[0], p("s0998", "s0999"));
+}
+
+fn seeking(id: &str, pools: &[(&str, i32)]) -> Ticket {
+    let pools = pools.iter().map(|&(pool, rating)| PoolSeek::new(pool, rating)).collect();
+    Ticket::seeking(id, QueueKind::Ranked, pools, T0)
+}
+
+/// The pools of the matches of a result, in decision order.
+fn match_pools(decisions: &[Decision]) -> Vec<String> {
+    decisions
+        .iter()
+        .filter(|d| matches!(d, Decision::Match { .. }))
+        .map(|d| d.pool().to_string())
+        .collect()
+}
+
+#[test]
+fn seekers_in_different_pools_are_never_paired() {
+    let tickets = [seeking("a", &[("blitz", 1500)]), seeking("b", &[("rapid", 1500)])];
+    assert!(pair(&tickets, at(10_000), &Policy::default()).is_empty());
+}
+
+#[test]
+fn a_match_is_made_in_the_pool_both_seek_at_their_ratings_there() {
+    // Close in rapid, far apart in blitz.
+    let tickets = [
+        seeking("a", &[("blitz", 1200), ("rapid", 1600)]),
+        seeking("b", &[("blitz", 1900), ("rapid", 1620)]),
+    ];
+    let decisions = pair(&tickets, T0, &Policy::default());
+    assert_eq!(pairs(&decisions), vec![p("a", "b")]);
+    assert_eq!(match_pools(&decisions), vec!["rapid"]);
+}
+
+#[test]
+fn a_seeker_in_two_pools_is_paired_once_the_first_pool_in_name_order_first() {
+    // b seeks blitz and rapid; a only blitz, c only rapid: b goes to blitz, c stays.
+    let tickets = [
+        seeking("a", &[("blitz", 1500)]),
+        seeking("b", &[("rapid", 1500), ("blitz", 1500)]),
+        seeking("c", &[("rapid", 1500)]),
+    ];
+    let decisions = pair(&tickets, T0, &Policy::default());
+    assert_eq!(pairs(&decisions), vec![p("a", "b")]);
+    assert_eq!(match_pools(&decisions), vec!["blitz"]);
+    assert!(computers(&decisions).is_empty());
+}
+
+#[test]
+fn a_seeker_left_over_in_one_pool_is_paired_in_the_next() {
+    // a and b fit in blitz; c, also seeking blitz, is left over there and meets d in rapid.
+    let tickets = [
+        seeking("a", &[("blitz", 1500)]),
+        seeking("b", &[("blitz", 1510)]),
+        seeking("c", &[("blitz", 1540), ("rapid", 1700)]),
+        seeking("d", &[("rapid", 1690)]),
+    ];
+    let decisions = pair(&tickets, T0, &Policy::default());
+    assert_eq!(pairs(&decisions), vec![p("a", "b"), p("c", "d")]);
+    assert_eq!(match_pools(&decisions), vec!["blitz", "rapid"]);
+}
+
+#[test]
+fn a_computer_game_is_in_the_seekers_first_pool_at_their_rating_there() {
+    let policy = Policy { computer_after_ms: 0, ..Policy::default() };
+    let tickets = [seeking("a", &[("rapid", 1700), ("blitz", 1300)])];
+    assert_eq!(
+        pair(&tickets, T0, &policy),
+        vec![Decision::Computer {
+            queue: QueueKind::Ranked,
+            pool: PoolId::from("rapid"),
+            seeker: SeekerId::from("a"),
+            rating: 1700,
+        }]
+    );
+}
+
+#[test]
+fn a_ticket_without_pools_is_never_decided() {
+    let policy = Policy { computer_after_ms: 0, ..Policy::default() };
+    let tickets = [seeking("a", &[]), seeking("b", &[]), seeking("c", &[("blitz", 1500)])];
+    assert_eq!(computers(&pair(&tickets, at(60_000), &policy)), vec![("c".into(), 1500)]);
 }

@@ -9,7 +9,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use outflank_matchmaker::{
-    Decision, InProcessQueue, Millis, Policy, Queue, QueueKind, RedisQueue, SeekerId, Ticket,
+    Decision, InProcessQueue, Millis, Policy, PoolId, PoolSeek, Queue, QueueKind, RedisQueue,
+    SeekerId, Ticket,
 };
 
 const T0: Millis = Millis(1_700_000_000_000);
@@ -181,6 +182,26 @@ async fn closest_ratings_are_paired_first(q: impl Queue) {
     assert!(q.run_pairing(at(100), &Policy::default()).await.unwrap().is_empty());
 }
 
+on_both!(a_seeker_in_several_pools_is_paired_in_one_and_leaves_them_all);
+async fn a_seeker_in_several_pools_is_paired_in_one_and_leaves_them_all(q: impl Queue) {
+    let ranked = |id: &str, pools: &[&str]| {
+        let pools = pools.iter().map(|&pool| PoolSeek::new(pool, 1500)).collect();
+        Ticket::seeking(id, QueueKind::Ranked, pools, T0)
+    };
+    q.join(ranked("both", &["rapid", "blitz"]), T0).await.unwrap();
+    q.join(ranked("rapid", &["rapid"]), T0).await.unwrap();
+    let decisions = q.run_pairing(T0, &Policy::default()).await.unwrap();
+    let [Decision::Match { pool, .. }] = decisions.as_slice() else {
+        panic!("expected one match: {decisions:?}");
+    };
+    assert_eq!(pool, &PoolId::from("rapid"));
+    // Paired in rapid, so no longer waiting in blitz: a blitz seeker finds nobody.
+    q.join(ranked("blitz", &["blitz"]), at(100)).await.unwrap();
+    assert!(q.run_pairing(at(100), &Policy::default()).await.unwrap().is_empty());
+    assert_eq!(ids(&q.waiting(QueueKind::Ranked).await.unwrap()), ["blitz"]);
+    assert_eq!(q.take_decision(&"both".into()).await.unwrap().as_ref(), Some(&decisions[0]));
+}
+
 on_both!(the_computer_takes_over_at_the_configured_wait);
 async fn the_computer_takes_over_at_the_configured_wait(q: impl Queue) {
     let policy = Policy { computer_after_ms: 2_000, ..Policy::default() };
@@ -188,8 +209,12 @@ async fn the_computer_takes_over_at_the_configured_wait(q: impl Queue) {
     q.join(Ticket::new("late", QueueKind::Quick, 2400, at(1_500)), at(1_500)).await.unwrap();
     assert!(q.run_pairing(at(1_999), &policy).await.unwrap().is_empty());
     let decisions = q.run_pairing(at(2_000), &policy).await.unwrap();
-    let expected =
-        Decision::Computer { queue: QueueKind::Quick, seeker: "solo".into(), rating: 1000 };
+    let expected = Decision::Computer {
+        queue: QueueKind::Quick,
+        pool: PoolId::default(),
+        seeker: "solo".into(),
+        rating: 1000,
+    };
     assert_eq!(decisions, vec![expected.clone()]);
     assert_eq!(q.take_decision(&"solo".into()).await.unwrap(), Some(expected));
     assert_eq!(ids(&q.waiting(QueueKind::Quick).await.unwrap()), ["late"]);
@@ -402,7 +427,7 @@ async fn the_redis_queue_recovers_from_a_restart() {
         let present = eventually(|| node.heartbeat(&t.seeker, at(1_000))).await;
         assert!(!present, "{} survived a restart without persistence?", t.seeker);
         let mut again = t.clone();
-        again.rating = 1500;
+        again.pools = vec![PoolSeek::new(PoolId::default(), 1500)];
         eventually(|| node.join(again.clone(), at(1_000))).await;
     }
     let mut decided: HashMap<SeekerId, usize> = HashMap::new();

@@ -98,13 +98,30 @@ describe('with sign-in configured', () => {
     assert.equal(await alice.getAttribute('#account-link', 'href'), '/players/Alice');
     assert.equal(await alice.isVisible('#sign-out'), true);
     assert.equal(await alice.isVisible('#sign-in'), false);
-    assert.match(await alice.textContent('#ranked-account'), /^Signed in as Alice · rating 1,200\?$/);
+    assert.equal(await alice.textContent('#ranked-account'), 'Signed in as Alice');
+    // One checkbox per time control, with her rating there; at first 30 s a move alone.
+    const ticked = (page) => page.$$eval('#ranked-pool-options input:checked', (inputs) => inputs.map((input) => input.value));
+    assert.deepEqual(await alice.$$eval('#ranked-pool-options label', (labels) => labels.map((label) => label.textContent.trim())),
+      ['30 s a move · 1,200?', 'Blitz 3+2 · 1,200?', 'Rapid 10+5 · 1,200?', 'Daily, 2 days a move · 1,200?']);
+    assert.deepEqual(await ticked(alice), ['30s']);
+    // Nothing ticked, nothing to seek.
+    await alice.uncheck('#ranked-pool-options input[value="30s"]');
+    assert.equal(await alice.isDisabled('#ranked-game'), true);
+    await alice.check('#ranked-pool-options input[value="30s"]');
     assert.equal(await alice.isEnabled('#ranked-game'), true);
+    await screenshot(alice, 'ranked-pools');
+    // Bob will take blitz too; his choice is remembered.
+    await bob.waitForSelector('#ranked-pools:not([hidden])');
+    await bob.check('#ranked-pool-options input[value="blitz"]');
+    await bob.reload();
+    await bob.waitForSelector('#ranked-pools:not([hidden])');
+    assert.deepEqual(await ticked(bob), ['30s', 'blitz']);
     await alice.click('#ranked-game');
     await alice.waitForFunction(() => /Searching for an opponent… \d+ s/.test(document.querySelector('#ranked-status').textContent));
     assert.equal(await alice.isVisible('#ranked-cancel'), true);
     assert.equal(await alice.isDisabled('#quick-game'), true, 'one search at a time');
     await bob.click('#ranked-game');
+    // They share only 30 s a move: the game is played there.
     await Promise.all([alice.waitForURL(GAME_URL), bob.waitForURL(GAME_URL)]);
     assert.equal(alice.url(), bob.url());
     for (const page of [alice, bob]) await page.waitForSelector('body[data-you]');

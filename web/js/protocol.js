@@ -22,6 +22,15 @@ export const QueueServerMsg = Object.freeze({
   SEARCHING: 'searching', PAIRED: 'paired', CANCELLED: 'cancelled', ERROR: 'error', PONG: 'pong',
 });
 
+/** The rating pools, in the order a chooser lists them: the key a `seek` names, and the name
+ *  players read. The first is the default. */
+export const POOLS = Object.freeze([
+  Object.freeze({ key: '30s', name: '30 s a move' }),
+  Object.freeze({ key: 'blitz', name: 'Blitz 3+2' }),
+  Object.freeze({ key: 'rapid', name: 'Rapid 10+5' }),
+  Object.freeze({ key: 'daily', name: 'Daily, 2 days a move' }),
+]);
+
 /** The WebSocket address of `path` on this page's host (wss: on https pages). */
 export function socketUrl(path) {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';

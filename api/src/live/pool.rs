@@ -101,6 +101,20 @@ impl FromStr for Pool {
     }
 }
 
+/// A pool is written as its key, on the wire as in the store.
+impl serde::Serialize for Pool {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.key())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Pool {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Pool, D::Error> {
+        let key = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        key.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,6 +124,16 @@ mod tests {
         for pool in Pool::ALL {
             assert_eq!(pool.key().parse::<Pool>(), Ok(pool));
         }
+    }
+
+    #[test]
+    fn a_pool_is_written_in_json_as_its_key() {
+        for pool in Pool::ALL {
+            let json = serde_json::to_string(&pool).unwrap();
+            assert_eq!(json, format!("\"{}\"", pool.key()));
+            assert_eq!(serde_json::from_str::<Pool>(&json).unwrap(), pool);
+        }
+        assert!(serde_json::from_str::<Pool>("\"bullet\"").is_err());
     }
 
     #[test]

@@ -8,12 +8,12 @@ use std::time::Duration;
 use outflank_engine::ai::Level;
 use outflank_engine::{Color, Game};
 use outflank_matchmaker::{
-    AnyQueue, Decision, Millis, Policy, Queue, QueueError, QueueKind, SeekerId, Ticket,
+    AnyQueue, Decision, Millis, Policy, PoolSeek, Queue, QueueError, QueueKind, SeekerId, Ticket,
 };
 
 use crate::accounts::rating::shown;
 use crate::domain::{ClientKey, GameId, Nickname, PlayerId, Timestamp};
-use crate::live::{Human, Pool, Setup};
+use crate::live::{Human, Pool, Setup, TimeControl};
 use crate::storage::{DbError, Store};
 
 use super::{GameHub, Origin, ServiceError};
@@ -38,6 +38,8 @@ pub enum SeekRefusal {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Paired {
     pub game_id: GameId,
+    /// The pool the game is played in: its time control.
+    pub pool: Pool,
     /// The opponent's name, or the computer's label.
     pub opponent: String,
     /// The computer's level, when the opponent is the computer.
@@ -92,7 +94,8 @@ impl Matchmaking {
         });
     }
 
-    /// Puts `player` in `queue`, paired by `rating`, waiting since `since`.
+    /// Puts `player` in `queue`, in each of `pools` at the rating given there (from
+    /// [`Matchmaking::ratings_for`]), waiting since `since`.
     ///
     /// # Errors
     /// The queue is unreachable.
@@ -100,10 +103,12 @@ impl Matchmaking {
         &self,
         player: &PlayerId,
         queue: QueueKind,
-        rating: i32,
+        pools: &[(Pool, i32)],
         since: Timestamp,
     ) -> Result<(), QueueError> {
-        let mut ticket = Ticket::new(SeekerId::new(player.as_str()), queue, rating, millis(since));
+        let pools = pools.iter().map(|&(pool, rating)| PoolSeek::new(pool.key(), rating)).collect();
+        let mut ticket =
+            Ticket::seeking(SeekerId::new(player.as_str()), queue, pools, millis(since));
         // The previous opponent is met again only when nobody else fits; a store that cannot
         // say who it was delays nobody.
         match self.store.last_opponent(player).await {
@@ -166,24 +171,25 @@ impl Matchmaking {
         self.policy.computer_after_ms
     }
 
-    /// The rating `player` is paired by in `queue`: their account's (ranked games need a named
-    /// account; `signed_in` says whether the session has one), or the starting rating for a
-    /// guest.
+    /// The ratings `player` is paired by in each of `pools` of `queue`: their account's there
+    /// (ranked games need a named account; `signed_in` says whether the session has one), or
+    /// the starting rating for a guest.
     ///
     /// # Errors
     /// [`SeekRefusal`] when the player may not wait in `queue`, or the account cannot be read.
-    pub async fn rating_for(
+    pub async fn ratings_for(
         &self,
         player: &PlayerId,
         signed_in: bool,
         queue: QueueKind,
-    ) -> Result<i32, SeekRefusal> {
+        pools: &[Pool],
+    ) -> Result<Vec<(Pool, i32)>, SeekRefusal> {
         let account = if signed_in {
             match self.store.account(player).await {
-                Ok(account) => match self.store.standing_in(player, Pool::DEFAULT).await {
-                    Ok(standing) => Some((account, standing)),
+                Ok(account) => match self.store.standings(player).await {
+                    Ok(standings) => Some((account, standings)),
                     Err(error) => {
-                        tracing::warn!(%error, "reading a rating failed");
+                        tracing::warn!(%error, "reading the ratings failed");
                         return Err(SeekRefusal::Unavailable);
                     }
                 },
@@ -196,16 +202,37 @@ impl Matchmaking {
         } else {
             None
         };
-        match (queue, account) {
-            (QueueKind::Ranked, None) => Err(SeekRefusal::AccountRequired),
+        let standings = match (queue, account) {
+            (QueueKind::Ranked, None) => return Err(SeekRefusal::AccountRequired),
             (QueueKind::Ranked, Some((account, _))) if account.name.is_none() => {
-                Err(SeekRefusal::NameRequired)
+                return Err(SeekRefusal::NameRequired);
             }
-            (_, Some((_, standing))) => {
-                Ok(i32::try_from(shown(standing.rating)).unwrap_or(GUEST_RATING))
-            }
-            (QueueKind::Quick, None) => Ok(GUEST_RATING),
-        }
+            (_, Some((_, standings))) => standings,
+            (QueueKind::Quick, None) => Vec::new(),
+        };
+        Ok(pools
+            .iter()
+            .map(|&pool| {
+                let rating = standings
+                    .iter()
+                    .find(|standing| standing.pool == pool)
+                    .map_or(GUEST_RATING, |standing| {
+                        i32::try_from(shown(standing.rating)).unwrap_or(GUEST_RATING)
+                    });
+                (pool, rating)
+            })
+            .collect())
+    }
+
+    /// The pool a decision names (a decision from before pools is in the default one).
+    fn pool_of(decision: &Decision) -> Pool {
+        decision.pool().as_str().parse().unwrap_or(Pool::DEFAULT)
+    }
+
+    /// The control a game of `pool` is played under: the default pool's is the configured
+    /// move time.
+    fn control_for(&self, pool: Pool) -> TimeControl {
+        if pool == Pool::DEFAULT { self.hub.timing().default_control() } else { pool.control() }
     }
 
     /// Turns `decision` into a game for `me` (whose nickname is `name`): a game against the
@@ -220,8 +247,10 @@ impl Matchmaking {
         me: &Human,
         client: ClientKey,
     ) -> Result<Paired, ServiceError> {
+        let pool = Self::pool_of(decision);
+        let control = self.control_for(pool);
         match decision {
-            Decision::Match { queue, black, white, pairing } => {
+            Decision::Match { queue, black, white, pairing, .. } => {
                 let black = self.human(black).await?;
                 let white = self.human(white).await?;
                 let opponent =
@@ -235,13 +264,13 @@ impl Matchmaking {
                 self.hub
                     .create_with_id(
                         game_id.clone(),
-                        (setup, self.hub.timing().default_control()),
+                        (setup, control),
                         Game::default(),
                         None,
                         origin,
                     )
                     .await?;
-                Ok(Paired { game_id, opponent, computer: None })
+                Ok(Paired { game_id, pool, opponent, computer: None })
             }
             Decision::Computer { rating, .. } => {
                 let level = Level::for_rating(*rating);
@@ -250,14 +279,10 @@ impl Matchmaking {
                 let origin = Origin::stand_in(client);
                 let game_id = self
                     .hub
-                    .create_within_budget(
-                        (setup, self.hub.timing().default_control()),
-                        Game::default(),
-                        origin,
-                    )
+                    .create_within_budget((setup, control), Game::default(), origin)
                     .await?;
                 let opponent = crate::live::Player::Computer(level).display_name();
-                Ok(Paired { game_id, opponent, computer: Some(level) })
+                Ok(Paired { game_id, pool, opponent, computer: Some(level) })
             }
         }
     }

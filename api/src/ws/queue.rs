@@ -11,7 +11,7 @@ use outflank_matchmaker::{Decision, QueueKind};
 
 use crate::domain::{ClientKey, Timestamp};
 use crate::http::error::error_response;
-use crate::live::Human;
+use crate::live::{Human, Pool};
 use crate::metrics::{ErrorKind, Metrics, SocketKind};
 use crate::service::{Matchmaking, SeekRefusal, ServiceError};
 
@@ -59,12 +59,18 @@ async fn connect(
 }
 
 /// A search in progress.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Search {
     since: Timestamp,
     queue: QueueKind,
-    /// The rating the seeker is paired by.
-    rating: i32,
+    /// The pools sought, each with the rating the seeker is paired by there.
+    pools: Vec<(Pool, i32)>,
+}
+
+impl Search {
+    fn pools(&self) -> Vec<Pool> {
+        self.pools.iter().map(|&(pool, _)| pool).collect()
+    }
 }
 
 /// One seeker's conversation with the queue.
@@ -103,14 +109,14 @@ impl Conversation for QueueSocket {
                 }
                 socket.send(&QueueMsg::Cancelled).await
             }
-            SeekerMsg::Seek { queue } => self.seek(socket, queue.into()).await,
+            SeekerMsg::Seek { queue, pools } => self.seek(socket, queue.into(), &pools).await,
         }
     }
 
     /// While searching: keeps the seeker in the queue and reports the wait; closes the socket
     /// once a game has been found and announced, or when it idles.
     async fn on_event(&mut self, socket: &mut Socket, (): ()) -> Flow {
-        let Some(search) = self.search else {
+        let Some(search) = self.search.clone() else {
             if socket.silent_for() > IDLE {
                 return Err(Close::With(CloseCode::Away, "idle"));
             }
@@ -133,14 +139,16 @@ impl Conversation for QueueSocket {
                 Ok(None) => {
                     let _ = self
                         .matchmaking
-                        .seek(&self.me.id, search.queue, search.rating, search.since)
+                        .seek(&self.me.id, search.queue, &search.pools, search.since)
                         .await;
                 }
                 Err(error) => tracing::warn!(%error, "reading a pairing failed"),
             }
         }
         let waited_ms = self.matchmaking.now().since(search.since);
-        socket.send(&QueueMsg::Searching { queue: search.queue.into(), waited_ms }).await
+        let searching =
+            QueueMsg::Searching { queue: search.queue.into(), pools: search.pools(), waited_ms };
+        socket.send(&searching).await
     }
 
     async fn on_close(&mut self) {
@@ -151,13 +159,14 @@ impl Conversation for QueueSocket {
 }
 
 impl QueueSocket {
-    async fn seek(&mut self, socket: &mut Socket, kind: QueueKind) -> Flow {
+    async fn seek(&mut self, socket: &mut Socket, kind: QueueKind, pools: &[Pool]) -> Flow {
         if self.search.is_some() {
             let message = "you are already looking for an opponent";
             return socket.send(&QueueMsg::error(codes::ALREADY_SEEKING, message)).await;
         }
-        let rating = match self.matchmaking.rating_for(&self.me.id, self.signed_in, kind).await {
-            Ok(rating) => rating,
+        let rated = self.matchmaking.ratings_for(&self.me.id, self.signed_in, kind, pools).await;
+        let pools = match rated {
+            Ok(pools) => pools,
             Err(refusal) => {
                 let code = match refusal {
                     SeekRefusal::AccountRequired => codes::ACCOUNT_REQUIRED,
@@ -168,13 +177,19 @@ impl QueueSocket {
             }
         };
         let now = self.matchmaking.now();
-        if let Err(error) = self.matchmaking.seek(&self.me.id, kind, rating, now).await {
+        if let Err(error) = self.matchmaking.seek(&self.me.id, kind, &pools, now).await {
             tracing::warn!(%error, "joining the queue failed");
             let unavailable = QueueMsg::error(codes::UNAVAILABLE, SeekRefusal::Unavailable);
             return socket.send(&unavailable).await;
         }
-        self.search = Some(Search { since: now, queue: kind, rating });
-        socket.send(&QueueMsg::Searching { queue: QueueName::from(kind), waited_ms: 0 }).await
+        let search = Search { since: now, queue: kind, pools };
+        let searching = QueueMsg::Searching {
+            queue: QueueName::from(kind),
+            pools: search.pools(),
+            waited_ms: 0,
+        };
+        self.search = Some(search);
+        socket.send(&searching).await
     }
 
     async fn announce(&mut self, socket: &mut Socket, decision: &Decision) -> Flow {
@@ -186,7 +201,9 @@ impl QueueSocket {
                     computer: paired.computer.is_some(),
                     level: paired.computer.map(|level| level.number()),
                 };
-                socket.send(&QueueMsg::Paired { game_id: paired.game_id, opponent }).await
+                let paired =
+                    QueueMsg::Paired { game_id: paired.game_id, pool: paired.pool, opponent };
+                socket.send(&paired).await
             }
             Err(ServiceError::OverBudget(over)) => {
                 // The computer would have stood in, but this player or address has as many

@@ -30,6 +30,26 @@ async fn pair(ann: &User, bob: &User) -> String {
     ann_paired["game_id"].as_str().unwrap().to_owned()
 }
 
+/// Pairs `ann` (seeking in `ann_pools`) and `bob` (in `bob_pools`) in the ranked queue;
+/// returns the game id and the pool it was paired in.
+async fn pair_in(
+    ann: &User,
+    ann_pools: &[&str],
+    bob: &User,
+    bob_pools: &[&str],
+) -> (String, Value) {
+    let mut ann_queue = ann.queue().await;
+    let mut bob_queue = bob.queue().await;
+    ann_queue.send(json!({ "type": "seek", "queue": "ranked", "pools": ann_pools })).await;
+    assert_eq!(ann_queue.expect("searching").await["pools"], json!(ann_pools));
+    bob_queue.send(json!({ "type": "seek", "queue": "ranked", "pools": bob_pools })).await;
+    let ann_paired = ann_queue.until("paired").await;
+    let bob_paired = bob_queue.until("paired").await;
+    assert_eq!(ann_paired["game_id"], bob_paired["game_id"]);
+    assert_eq!(ann_paired["pool"], bob_paired["pool"]);
+    (ann_paired["game_id"].as_str().unwrap().to_owned(), ann_paired["pool"].clone())
+}
+
 /// Joins `id` as `user`: the socket and the colour they play.
 async fn seat(user: &User, id: &str) -> (Socket, String) {
     let (socket, view) = user.join(id).await;
@@ -276,4 +296,70 @@ async fn an_imported_game_stays_off_the_importers_profile() {
     let recent = profile["recent_games"].as_array().unwrap();
     let ids: Vec<&Value> = recent.iter().map(|game| &game["id"]).collect();
     assert_eq!(ids, [&json!(played)]);
+}
+
+#[actix_web::test]
+async fn a_seek_without_pools_waits_in_the_thirty_second_pool() {
+    let Some(app) = app().await else { return };
+    let alice = named_account(&app, "alice-sub", "Alice").await;
+    let mut queue = alice.queue().await;
+    queue.send(json!({ "type": "seek", "queue": "ranked" })).await;
+    assert_eq!(
+        queue.expect("searching").await,
+        json!({ "type": "searching", "queue": "ranked", "pools": ["30s"], "waited_ms": 0 })
+    );
+}
+
+#[actix_web::test]
+async fn a_seek_in_no_pool_or_an_unknown_pool_is_refused_and_waits_nowhere() {
+    let Some(app) = app().await else { return };
+    let alice = named_account(&app, "alice-sub", "Alice").await;
+    let mut queue = alice.queue().await;
+    queue.send(json!({ "type": "seek", "queue": "ranked", "pools": ["blitz", "bullet"] })).await;
+    assert_eq!(
+        queue.expect("error").await,
+        json!({ "type": "error", "code": "bad_pool",
+                "message": "\"bullet\" is not a rating pool: choose 30s, blitz, rapid or daily" })
+    );
+    queue.send(json!({ "type": "seek", "queue": "ranked", "pools": [] })).await;
+    assert_eq!(
+        queue.expect("error").await,
+        json!({ "type": "error", "code": "bad_pool",
+                "message": "choose at least one pool: 30s, blitz, rapid or daily" })
+    );
+    // Refused twice, so not searching: a seek now is accepted.
+    queue.send(json!({ "type": "seek", "queue": "ranked", "pools": ["rapid"] })).await;
+    assert_eq!(queue.expect("searching").await["pools"], json!(["rapid"]));
+}
+
+#[actix_web::test]
+async fn a_ranked_blitz_game_is_played_at_three_plus_two_and_rated_in_the_blitz_pool() {
+    let Some(app) = app().await else { return };
+    let alice = named_account(&app, "alice-sub", "Alice").await;
+    let bob = named_account(&app, "bob-sub", "Bob").await;
+    let (id, pool) = pair_in(&alice, &["blitz"], &bob, &["blitz"]).await;
+    assert_eq!(pool, "blitz");
+    let (_, view) = alice.join(&id).await;
+    assert_eq!((&view["control"], &view["move_time_ms"]), (&json!("3+2"), &Value::Null));
+    let (mut game, _, _bob_game) = opened(&alice, &bob, &id).await;
+    game.send(json!({ "type": "resign" })).await;
+    game.until("rating_changed").await;
+
+    let blitz: Value = app.get("/api/leaderboard?pool=blitz").await.json().await.unwrap();
+    let names: Vec<&str> =
+        blitz["players"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Bob", "Alice"]);
+    let default: Value = app.get("/api/leaderboard").await.json().await.unwrap();
+    assert_eq!(default["total"], 0, "nothing rated at 30 s a move");
+}
+
+#[actix_web::test]
+async fn players_seeking_in_several_pools_meet_in_the_one_they_share() {
+    let Some(app) = app().await else { return };
+    let alice = named_account(&app, "alice-sub", "Alice").await;
+    let bob = named_account(&app, "bob-sub", "Bob").await;
+    let (id, pool) = pair_in(&alice, &["blitz", "rapid"], &bob, &["daily", "rapid"]).await;
+    assert_eq!(pool, "rapid");
+    let (_, view) = bob.join(&id).await;
+    assert_eq!(view["control"], "10+5");
 }

@@ -1,12 +1,52 @@
 // Ranked: for signed-in accounts with a public name. Everyone else is told what is missing,
 // with the way to get it (sign in, or choose a name), or that sign-in is not set up here.
-import { Queue } from '../protocol.js';
+// A named account chooses the time controls (rating pools) to seek in, one or several; the
+// choice is remembered in this browser.
+import { POOLS, Queue } from '../protocol.js';
 import { formatRating, profileUrl, signInUrl, welcomeUrl } from '../account.js';
+import { rankedPools, setRankedPools } from '../prefs.js';
 import { $ } from './dom.js';
 import { seekerCard, syncButtons } from './search.js';
 
 let allowed = false;
 let lastWho = { google: false, account: null };
+
+/** The pools ticked, in the chooser's order. */
+function chosenPools() {
+  return [...$('ranked-pool-options').querySelectorAll('input:checked')].map((input) => input.value);
+}
+
+/** One checkbox per pool, with the account's rating there; ticked as last chosen (the default
+ *  pool the first time). */
+function renderPools(account) {
+  const remembered = rankedPools();
+  const ticked = new Set(remembered && remembered.length ? remembered : [POOLS[0].key]);
+  const ratings = account.ratings || {};
+  $('ranked-pool-options').replaceChildren(...POOLS.map((pool) => {
+    const label = document.createElement('label');
+    const input = document.createElement('input');
+    input.type = 'checkbox';
+    input.name = 'ranked-pool';
+    input.value = pool.key;
+    input.checked = ticked.has(pool.key);
+    input.addEventListener('change', () => {
+      setRankedPools(chosenPools());
+      syncButtons();
+    });
+    const standing = ratings[pool.key];
+    const text = document.createElement('span');
+    text.append(pool.name);
+    if (standing) {
+      const rating = document.createElement('span');
+      rating.className = 'pool-rating';
+      rating.textContent = ` · ${formatRating(standing.rating, standing.provisional)}`;
+      text.append(rating);
+    }
+    label.append(input, text);
+    return label;
+  }));
+  $('ranked-pools').hidden = false;
+}
 
 export function renderRanked({ google, account }) {
   lastWho = { google, account };
@@ -18,12 +58,14 @@ export function renderRanked({ google, account }) {
   signIn.hidden = true;
   chooseName.hidden = true;
   line.classList.remove('muted');
+  $('ranked-pools').hidden = true;
   if (account && account.name) {
     line.replaceChildren('Signed in as ');
     const link = document.createElement('a');
     link.href = profileUrl(account.name);
     link.textContent = account.name;
-    line.append(link, ` · rating ${formatRating(account.rating, account.provisional)}`);
+    line.append(link);
+    renderPools(account);
     allowed = true;
   } else if (account) {
     line.textContent = 'Choose your public name to play ranked.';
@@ -47,7 +89,9 @@ export function initRanked() {
     queue: Queue.RANKED,
     prefix: 'ranked',
     label: 'Ranked game',
-    allowed: () => allowed,
+    allowed: () => allowed && chosenPools().length > 0,
+    pools: chosenPools,
+    poolName: (key) => (POOLS.find((pool) => pool.key === key) || { name: key }).name,
     onError(msg) {
       // The session changed since the page was drawn (signed out in another tab, say).
       if (msg.code === 'account_required' || msg.code === 'name_required') {

@@ -13,15 +13,21 @@ let search = null;
  * A card's controls, found by `prefix`: its search button (`{prefix}-game`), Cancel, status
  * line and error line. `label` names the button in messages; `prepare()` runs before the
  * search (false: do not search); `allowed()` says whether the button may be pressed when
- * idle; `onError(msg)` sees the server's refusals.
+ * idle; `onError(msg)` sees the server's refusals; `pools()`, when given, lists the pools to
+ * seek in (otherwise the server's default), and `poolName(key)` names the one paired in.
  */
-export function seekerCard({ queue, prefix, label, prepare = async () => true, allowed = () => true, onError = () => {} }) {
+export function seekerCard({
+  queue, prefix, label, prepare = async () => true, allowed = () => true, onError = () => {},
+  pools = null, poolName = null,
+}) {
   const card = {
     queue,
     label,
     prepare,
     allowed,
     onError,
+    pools,
+    poolName,
     button: $(`${prefix}-game`),
     cancel: $(`${prefix}-cancel`),
     status: $(`${prefix}-status`),
@@ -128,9 +134,10 @@ function onQueueMessage(current, msg) {
       card.cancel.disabled = true;
       const opponent = msg.opponent || {};
       const name = opponent.name || (opponent.computer ? 'the computer' : 'an opponent');
+      const pool = card.poolName && msg.pool ? ` (${card.poolName(msg.pool)})` : '';
       setCardStatus(card, opponent.computer
         ? `Nobody else was free: you play ${name}. Starting the game…`
-        : `Found ${name}. Starting the game…`);
+        : `Found ${name}${pool}. Starting the game…`);
       // The game page explains a computer standing in for the opponent nobody found.
       location.assign(`/game/${encodeURIComponent(msg.game_id)}${opponent.computer ? '?stand-in' : ''}`);
       return;
@@ -186,7 +193,9 @@ async function startSearch(card) {
     current.opened = true;
     current.state = 'searching';
     current.since = performance.now();
-    sendQueue({ type: QueueClientMsg.SEEK, queue: card.queue });
+    const seek = { type: QueueClientMsg.SEEK, queue: card.queue };
+    if (card.pools) seek.pools = card.pools();
+    sendQueue(seek);
     renderSearching(current);
     current.ticker = setInterval(() => { if (current.state === 'searching') renderSearching(current); }, 250);
     current.pinger = setInterval(() => sendQueue({ type: QueueClientMsg.PING }), PING_EVERY_MS);

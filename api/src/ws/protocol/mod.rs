@@ -72,6 +72,8 @@ pub mod codes {
     pub const ALREADY_SEEKING: &str = "already_seeking";
     /// `seek` named no queue there is (queue socket).
     pub const BAD_QUEUE: &str = "bad_queue";
+    /// `seek` named no pool, or a pool there is not (queue socket).
+    pub const BAD_POOL: &str = "bad_pool";
 }
 
 /// An `error` message, the same on every socket: the last message was refused.

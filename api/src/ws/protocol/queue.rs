@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use outflank_matchmaker::QueueKind;
 
 use crate::domain::GameId;
+use crate::live::Pool;
 
 use super::codes;
 
@@ -45,8 +46,9 @@ impl From<QueueKind> for QueueName {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum SeekerMsg {
-    /// Look for an opponent in `queue`.
-    Seek { queue: QueueName },
+    /// Look for an opponent in `queue`, in each of `pools` at once (never empty, no pool
+    /// twice; a frame without pools seeks in the default pool).
+    Seek { queue: QueueName, pools: Vec<Pool> },
     /// Stop looking.
     Cancel,
     /// Asks for a `pong`.
@@ -57,7 +59,11 @@ pub enum SeekerMsg {
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 enum SeekerFrame {
-    Seek { queue: String },
+    Seek {
+        queue: String,
+        #[serde(default)]
+        pools: Option<Vec<String>>,
+    },
     Cancel,
     Ping,
 }
@@ -77,7 +83,8 @@ impl SeekerMsg {
     ///
     /// # Errors
     /// `bad_json` for text that is not JSON, `bad_message` for JSON that is no seeker message,
-    /// `bad_queue` for a `seek` that names no queue there is.
+    /// `bad_queue` for a `seek` that names no queue there is, `bad_pool` for one whose pools
+    /// are empty or name a pool there is not.
     pub fn parse(frame: &str) -> Result<SeekerMsg, SeekerError> {
         let frame = serde_json::from_str::<SeekerFrame>(frame).map_err(|error| {
             let code = match serde_json::from_str::<serde_json::Value>(frame) {
@@ -87,18 +94,40 @@ impl SeekerMsg {
             SeekerError { code, message: error.to_string() }
         })?;
         Ok(match frame {
-            SeekerFrame::Seek { queue } => {
+            SeekerFrame::Seek { queue, pools } => {
                 let name = serde_json::from_value(serde_json::Value::String(queue.clone()));
                 let queue = name.map_err(|_| SeekerError {
                     code: codes::BAD_QUEUE,
                     message: format!("\"{queue}\" is not a queue; expected quick or ranked"),
                 })?;
-                SeekerMsg::Seek { queue }
+                let pools = match pools {
+                    None => vec![Pool::DEFAULT],
+                    Some(keys) => pools_of(&keys)?,
+                };
+                SeekerMsg::Seek { queue, pools }
             }
             SeekerFrame::Cancel => SeekerMsg::Cancel,
             SeekerFrame::Ping => SeekerMsg::Ping,
         })
     }
+}
+
+/// The pools named by a `seek`, in the order given, each once.
+fn pools_of(keys: &[String]) -> Result<Vec<Pool>, SeekerError> {
+    let mut pools = Vec::new();
+    for key in keys {
+        let pool = key
+            .parse::<Pool>()
+            .map_err(|error| SeekerError { code: codes::BAD_POOL, message: error.to_string() })?;
+        if !pools.contains(&pool) {
+            pools.push(pool);
+        }
+    }
+    if pools.is_empty() {
+        let message = "choose at least one pool: 30s, blitz, rapid or daily";
+        return Err(SeekerError { code: codes::BAD_POOL, message: message.to_owned() });
+    }
+    Ok(pools)
 }
 
 /// The opponent found.
@@ -114,14 +143,16 @@ pub struct OpponentMsg {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum QueueMsg {
-    /// Still looking, for `waited_ms` so far.
+    /// Still looking, in `pools`, for `waited_ms` so far.
     Searching {
         queue: QueueName,
+        pools: Vec<Pool>,
         waited_ms: i64,
     },
-    /// Found: connect to game `game_id`.
+    /// Found: connect to game `game_id`, played in `pool`.
     Paired {
         game_id: GameId,
+        pool: Pool,
         opponent: OpponentMsg,
     },
     /// No longer looking.

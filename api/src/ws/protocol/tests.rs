@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::*;
 use crate::domain::{GameId, Nickname, ParseIdError, PlayerId, Timestamp};
 use crate::live::{
-    Action, Command, CommandError, Event, GameState, Human, SearchId, Seat, Setup, Timing,
+    Action, Command, CommandError, Event, GameState, Human, Pool, SearchId, Seat, Setup, Timing,
 };
 
 const DOC: &str = include_str!("../../../../docs/protocol.md");
@@ -315,10 +315,50 @@ fn the_browser_client_names_exactly_the_queue_sockets_messages_and_queues() {
 }
 
 #[test]
+fn the_browser_client_lists_exactly_the_pools_in_order_with_their_names() {
+    let script = include_str!("../../../../web/js/protocol.js");
+    let start = script.find("export const POOLS = Object.freeze([").expect("POOLS in protocol.js");
+    let body = &script[start..];
+    let body = &body[..body.find("]);").expect("the list closes")];
+    let listed: Vec<String> = body
+        .lines()
+        .filter(|line| line.contains("key: "))
+        .map(|line| line.trim().to_owned())
+        .collect();
+    let expected: Vec<String> = Pool::ALL
+        .iter()
+        .map(|pool| format!("Object.freeze({{ key: '{}', name: '{}' }}),", pool.key(), pool.name()))
+        .collect();
+    assert_eq!(listed, expected);
+}
+
+#[test]
 fn a_seek_for_no_queue_there_is_is_refused_as_a_bad_queue() {
     let refused = SeekerMsg::parse(r#"{"type":"seek","queue":"blitz"}"#).unwrap_err();
     assert_eq!(refused.code, codes::BAD_QUEUE);
     assert_eq!(refused.message, r#""blitz" is not a queue; expected quick or ranked"#);
+}
+
+#[test]
+fn a_seek_without_pools_seeks_in_the_default_pool() {
+    let msg = SeekerMsg::parse(r#"{"type":"seek","queue":"quick"}"#).unwrap();
+    assert_eq!(msg, SeekerMsg::Seek { queue: QueueName::Quick, pools: vec![Pool::DEFAULT] });
+}
+
+#[test]
+fn a_seek_keeps_its_pools_in_order_each_once() {
+    let frame = r#"{"type":"seek","queue":"ranked","pools":["rapid","blitz","rapid"]}"#;
+    let msg = SeekerMsg::parse(frame).unwrap();
+    assert_eq!(
+        msg,
+        SeekerMsg::Seek { queue: QueueName::Ranked, pools: vec![Pool::Rapid, Pool::Blitz] }
+    );
+}
+
+#[test]
+fn a_seek_with_pools_that_are_not_names_is_a_bad_message() {
+    let refused = SeekerMsg::parse(r#"{"type":"seek","queue":"ranked","pools":[3]}"#).unwrap_err();
+    assert_eq!(refused.code, codes::BAD_MESSAGE);
 }
 
 #[test]
