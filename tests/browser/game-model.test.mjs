@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  canPlay, clockLeft, initialModel, reduce, resultTitle, shownPosition, view,
+  canPlay, clockLeft, initialModel, reduce, resultTitle, shownPosition, stakesLine, view,
 } from '../../web/js/game/model.js';
 
 const START = `${'-'.repeat(27)}OX------XO${'-'.repeat(27)}`;
@@ -94,4 +94,13 @@ test('a finished game whose rematch started keeps the rematch game through later
   });
   const model = reduce(reduce(initialModel(), finished, 0), { type: 'left', version: 2, by: 'white' }, 0);
   assert.deepEqual(model.game.rematch, { asked: [], left: ['white'], game_id: 'next' });
+});
+
+test('the stakes line names the kind of game and its clock as players write it', () => {
+  assert.equal(stakesLine({ mode: 'ranked', control: '3+2' }), 'Ranked · 3+2');
+  assert.equal(stakesLine({ mode: 'quick', control: '30s' }), 'Quick game · 30 s a move');
+  assert.equal(stakesLine({ mode: 'friend', control: '1d' }), 'With a friend · 1 day a move');
+  assert.equal(stakesLine({ mode: 'friend', control: '7d' }), 'With a friend · 7 days a move');
+  assert.equal(stakesLine({ mode: 'computer', control: null }), 'Against the computer · no clock');
+  assert.equal(stakesLine({ mode: 'same_device' }), 'On this device · no clock');
 });

@@ -64,8 +64,8 @@ test('two players paired by Play are listed to watch, a visitor watches, then th
   assert.equal(await live.count(), 1);
   assert.equal(await live.getAttribute('href'), gamePath);
   assert.equal(await live.locator('.lobby-players').textContent(), `${blackName} vs ${whiteName}`);
-  assert.equal(await live.locator('.lobby-meta').textContent(), 'Quick · 0 moves played');
-  assert.equal(await live.getAttribute('aria-label'), `Watch ${blackName} vs ${whiteName}, Quick · 0 moves played`);
+  assert.equal(await live.locator('.lobby-meta').textContent(), 'Quick · 30 s a move · 0 moves played');
+  assert.equal(await live.getAttribute('aria-label'), `Watch ${blackName} vs ${whiteName}, Quick · 30 s a move · 0 moves played`);
   assert.equal(await visitor.isVisible('#live-empty'), false);
   await screenshot(visitor, 'lobby');
 
@@ -84,7 +84,7 @@ test('two players paired by Play are listed to watch, a visitor watches, then th
   assert.equal(await result.count(), 1);
   assert.equal(await result.getAttribute('href'), gamePath.replace('/game/', '/replay/'));
   assert.equal(await result.locator('.lobby-players').textContent(), `${whiteName} beat ${blackName}, who resigned`);
-  assert.match(await result.locator('.lobby-meta').textContent(), /^Quick · Black 2 · White 2 · just now$/);
+  assert.match(await result.locator('.lobby-meta').textContent(), /^Quick · 30 s a move · Black 2 · White 2 · just now$/);
   assert.equal(await visitor.locator('#live-games li').count(), 0);
   for (const page of [ann, ben, visitor]) {
     assertNoConsoleErrors(page);

@@ -129,7 +129,8 @@ describe('with sign-in configured', () => {
     const black = aliceColour === 'black' ? alice : bob;
     const white = aliceColour === 'black' ? bob : alice;
     assert.equal(await white.evaluate(() => document.body.dataset.you), 'white');
-    // Each sees the other's public name, and the 30-s clock of a ranked game.
+    // Each sees the other's public name, and the 30-s clock of a ranked game, named.
+    assert.equal(await alice.textContent('#stakes'), 'Ranked · 30 s a move');
     assert.equal(await alice.textContent(`#name-${aliceColour === 'black' ? 'white' : 'black'}`), 'Bob');
     assert.match(await black.textContent('#clock-black'), /^0:(2\d|30) left$/);
 
@@ -208,7 +209,7 @@ describe('with sign-in configured', () => {
     const first = white.locator('#recent-games li a').first();
     assert.equal(await first.getAttribute('href'), `/replay/${gameId}`);
     assert.equal(await first.locator('.game-title').textContent(), `Win against ${loserName}`);
-    assert.match(await first.locator('.game-meta').textContent(), /^Ranked · 30s · White · \+20 · /);
+    assert.match(await first.locator('.game-meta').textContent(), /^Ranked · 30 s a move · White · \+20 · /);
     assert.equal(await white.isVisible('#delete-account'), true);
     // Puzzles solved out of those from their games, and on one's own profile a link to them.
     assert.match(await white.textContent('#stat-puzzles'), /^0 \/ \d+$/);
@@ -227,7 +228,7 @@ describe('with sign-in configured', () => {
     assert.equal(await white.textContent('#stat-rating'), '1,180?');
     assert.equal(await white.textContent('#stat-record'), '0 / 0 / 1');
     const loss = await white.locator('#recent-games li .game-meta').first().textContent();
-    assert.match(loss, /^Ranked · 30s · Black · [\u2212-]20 · /);
+    assert.match(loss, /^Ranked · 30 s a move · Black · [\u2212-]20 · /);
     assert.match(await white.locator('#recent-games li .game-title').first().textContent(), new RegExp(`^Loss against ${winnerName}$`));
     assert.equal(await white.isVisible('#delete-account'), false);
     assert.equal(await white.isVisible('#puzzles-link'), false);

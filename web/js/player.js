@@ -5,6 +5,7 @@
 import * as api from './api.js';
 import { formatChange, formatRating, spokenChange, whoAmI } from './account.js';
 import { ratingChart } from './chart.js';
+import { controlName } from './text.js';
 import './header.js';
 
 const $ = (id) => document.getElementById(id);
@@ -50,7 +51,7 @@ function gameItem(game) {
   link.append(span(title, 'game-title'));
   const meta = span('', 'game-meta');
   const parts = [MODE_NAME[game.mode] || game.mode, COLOUR_NAME[game.color] || game.color];
-  if (game.control) parts.splice(1, 0, game.control);
+  if (game.control) parts.splice(1, 0, controlName(game.control));
   meta.append(parts.join(' · '));
   if (typeof game.rating_change === 'number') {
     meta.append(' · ');

@@ -9,3 +9,14 @@ export function sentence(text) {
 }
 
 export const pluralDiscs = (n) => `${n} disc${n === 1 ? '' : 's'}`;
+
+/** A time control as players read it, from the server's compact form: `30s` → "30 s a move",
+ *  `3+2` → "3+2", `1d` → "1 day a move", `2d` → "2 days a move"; anything else as it is. */
+export function controlName(control) {
+  const text = String(control || '');
+  const perMove = /^(\d+)s$/.exec(text);
+  if (perMove) return `${perMove[1]} s a move`;
+  const daily = /^(\d+)d$/.exec(text);
+  if (daily) return `${daily[1]} day${daily[1] === '1' ? '' : 's'} a move`;
+  return text;
+}

@@ -132,6 +132,8 @@ impl Seat {
 struct LiveGame {
     id: String,
     mode: &'static str,
+    /// How the game is timed (`30s`, `3+2`, `2d`), as the game's page says it.
+    control: Option<String>,
     /// Where to watch it: the game's page works for spectators.
     url: String,
     black: Seat,
@@ -147,6 +149,7 @@ impl From<LobbyGame> for LiveGame {
         LiveGame {
             id: game.id.to_string(),
             mode: game.mode.as_str(),
+            control: game.time_control.map(|control| control.to_string()),
             url: format!("/game/{}", game.id),
             black: Seat::of(&game.black, listed.black),
             white: Seat::of(&game.white, listed.white),
@@ -161,6 +164,8 @@ impl From<LobbyGame> for LiveGame {
 struct RecentResult {
     id: String,
     mode: &'static str,
+    /// How the game was timed.
+    control: Option<String>,
     /// The game's replay.
     url: String,
     black: Seat,
@@ -185,6 +190,7 @@ impl From<GameRow> for RecentResult {
         RecentResult {
             id: game.id.to_string(),
             mode: game.mode.as_str(),
+            control: game.time_control.map(|control| control.to_string()),
             url: format!("/replay/{}", game.id),
             black: Seat::of(&game.black, None),
             white: Seat::of(&game.white, None),

@@ -84,6 +84,8 @@ async fn the_lobby_lists_a_live_quick_game_to_watch_then_its_result() {
     assert_eq!(live[0]["id"], id.as_str());
     assert_eq!(live[0]["url"], format!("/game/{id}"));
     assert_eq!(live[0]["mode"], "quick");
+    assert_eq!(live[0]["control"], view["control"]);
+    assert!(view["control"].is_string(), "a quick game has a clock: {view}");
     assert_eq!(live[0]["plies"], 0);
     assert_eq!(live[0]["black"], guest(ann_name));
     assert_eq!(live[0]["white"], guest(bob_name));
@@ -102,6 +104,7 @@ async fn the_lobby_lists_a_live_quick_game_to_watch_then_its_result() {
     assert_eq!(results[0]["url"], format!("/replay/{id}"));
     assert_eq!(results[0]["winner"], bob_colour);
     assert_eq!(results[0]["reason"], "resignation");
+    assert_eq!(results[0]["control"], view["control"]);
     assert_eq!(results[0]["counts"], json!({ "black": 2, "white": 2 }));
     assert!(results[0]["finished_at"].is_i64());
 }

@@ -4,7 +4,7 @@
 // server's deadline.
 import { ServerMsg, Seat, Side, Status, other } from '../protocol.js';
 import { countDiscs } from '../board/model.js';
-import { pluralDiscs, sentence } from '../text.js';
+import { controlName, pluralDiscs, sentence } from '../text.js';
 import { formatRating, spokenChange } from '../account.js';
 import { SIDE_NAME } from '../notation/words.js';
 
@@ -180,6 +180,18 @@ export const withError = (model, error) => ({ ...model, error, animate: false })
 // --- what the model says ----------------------------------------------------------------
 
 /** A player's name; on one device the two sides are one person's, so they go by colour. */
+const MODE_STAKES = Object.freeze({
+  ranked: 'Ranked', quick: 'Quick game', friend: 'With a friend', computer: 'Against the computer',
+  same_device: 'On this device',
+});
+
+/** What kind of game this is and how it is timed: "Ranked · 3+2", "With a friend · 2 days a
+ *  move", "Against the computer · no clock". */
+export function stakesLine(game) {
+  const mode = MODE_STAKES[game.mode] || 'Game';
+  return `${mode} · ${game.control ? controlName(game.control) : 'no clock'}`;
+}
+
 export const playerName = (game, side) => (game.mode === 'same_device' ? SIDE_NAME[side] : game.players[side].name);
 
 /** The board shown: the live one, or the one looked back at, with its disc counts. */

@@ -1,7 +1,7 @@
 // The players' boxes: names, disc counts, clocks and presence. Every box keeps its size
 // whatever it shows, so nothing under it moves during a game.
 import { Mode, Side, Status } from '../protocol.js';
-import { clockLeft, playerName } from './model.js';
+import { clockLeft, playerName, stakesLine } from './model.js';
 
 const $ = (id) => document.getElementById(id);
 export const LOW_TIME_MS = 10000;
@@ -35,6 +35,7 @@ export function renderPlayers(model, counts) {
     $(`player-${side}`).classList.toggle('away', away);
     $(`presence-${side}`).setAttribute('aria-hidden', away ? 'false' : 'true');
   }
+  $('stakes').textContent = stakesLine(game);
   document.body.dataset.mode = game.mode;
   document.body.dataset.timed = String(Boolean(game.clocks) || [Mode.FRIEND, Mode.QUICK, Mode.RANKED].includes(game.mode));
 }

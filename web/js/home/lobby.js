@@ -3,6 +3,7 @@
 // every 10 s, so the numbers agree with each other and with the lists.
 import * as api from '../api.js';
 import { formatRating } from '../account.js';
+import { controlName } from '../text.js';
 import { $ } from './dom.js';
 
 const EVERY_MS = 10000;
@@ -54,10 +55,16 @@ function item(href, title, meta, label) {
   return li;
 }
 
+/** "Ranked · 3+2": the kind of game and its clock. */
+function stakes(game) {
+  const mode = LIVE_MODES[game.mode] || 'Game';
+  return game.control ? `${mode} · ${controlName(game.control)}` : mode;
+}
+
 function liveItem(game) {
   const title = `${side(game.black, true)} vs ${side(game.white, true)}`;
   const moves = plural(game.plies, 'move', 'moves');
-  const meta = `${LIVE_MODES[game.mode] || 'Game'} · ${moves} played`;
+  const meta = `${stakes(game)} · ${moves} played`;
   return item(game.url, title, meta, `Watch ${title}, ${meta}`);
 }
 
@@ -76,7 +83,7 @@ function resultItem(game) {
   const title = resultTitle(game, side(game.black, false), side(game.white, false));
   const counts = game.counts || {};
   const when = Number.isFinite(game.finished_at) ? ` · ${since(game.finished_at)}` : '';
-  const meta = `${LIVE_MODES[game.mode] || 'Game'} · Black ${counts.black} · White ${counts.white}${when}`;
+  const meta = `${stakes(game)} · Black ${counts.black} · White ${counts.white}${when}`;
   return item(game.url, title, meta, `Replay: ${title}, ${meta}`);
 }
 
