@@ -52,6 +52,9 @@ mod parallel;
 pub mod ai;
 pub use ai::Level;
 
+// XOT: games started from a balanced eight-ply opening drawn at random.
+pub mod xot;
+
 #[cfg(feature = "serde")]
 mod serde_support;
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! Serde support (the `serde` feature), for programs that send engine values between
-//! processes: squares and moves as their text (`"d3"`, `"pass"`), colours as `"black"` and
+//! processes: squares, moves and XOT openings as their text (`"d3"`, `"pass"`), colours as `"black"` and
 //! `"white"`, levels and classes of move by name, bitboards as their `u64`, and a board as both sides' discs with
 //! the side to move.
 
@@ -8,6 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::ai::Level;
 use crate::analysis::Class;
+use crate::xot::Opening;
 use crate::{Bitboard, Board, Color, GameResult, Move, Square};
 
 impl Serialize for Square {
@@ -18,6 +19,19 @@ impl Serialize for Square {
 
 impl<'de> Deserialize<'de> for Square {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Square, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        text.parse().map_err(D::Error::custom)
+    }
+}
+
+impl Serialize for Opening {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Opening {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Opening, D::Error> {
         let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
         text.parse().map_err(D::Error::custom)
     }

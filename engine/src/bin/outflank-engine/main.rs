@@ -13,6 +13,7 @@ mod probcut;
 mod review;
 mod solve;
 mod values;
+mod xot;
 
 use std::process::ExitCode;
 
@@ -36,7 +37,9 @@ commands:
   probcut-fit [--positions N] [--file PATH]  measure the margins of probabilistic cut-offs,
                                              on self-play positions or an OBF file's
   nboard [--threads N]                       be an engine for the NBoard GUI: the NBoard
-                                             protocol on stdin and stdout";
+                                             protocol on stdin and stdout
+  xot [--depth N] [--nodes N] [--within DISCS] [--threads N]
+                                             the XOT opening list: balanced eight-ply lines";
 
 /// A command-line failure: the message is printed as one line.
 #[derive(Debug)]
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         Some("review") => review::run(&args[1..], json),
         Some("values") => values::run(&args[1..], json),
         Some("probcut-fit") => probcut::run(&args[1..], json),
+        Some("xot") => xot::run(&args[1..], json),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())
