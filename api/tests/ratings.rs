@@ -77,6 +77,7 @@ async fn game(
         origin: None,
         stand_in: false,
         time_control: None,
+        opening: None,
     };
     store.create_game(&game).await.unwrap();
     game.id
@@ -538,7 +539,8 @@ async fn a_deleted_accounts_standings_come_back_in_every_pool(db: Db) {
             (Pool::Move30, 1300.0, 12),
             (Pool::Blitz, 1200.0, 0),
             (Pool::Rapid, 1200.0, 0),
-            (Pool::Daily, 1111.0, 4)
+            (Pool::Daily, 1111.0, 4),
+            (Pool::Xot, 1200.0, 0)
         ]
     );
 }

@@ -108,6 +108,7 @@ fn new_game() -> NewGame {
         origin: None,
         stand_in: false,
         time_control: None,
+        opening: None,
     }
 }
 
@@ -135,6 +136,7 @@ fn created(game: &NewGame) -> GameRow {
         origin: game.origin,
         stand_in: game.stand_in,
         time_control: game.time_control,
+        opening: game.opening,
     }
 }
 

@@ -37,6 +37,19 @@ test('a whole game against the computer (Easy), played by clicks to the end', as
   await page.context().close();
 });
 
+test('a game against the computer from an XOT opening starts after its eight moves, and says so', async () => {
+  const page = await newPage(setup.browser);
+  await startComputerGame(page, setup.server.base, { name: 'Xia', xot: true });
+  assert.equal(await waitForTurnOrEnd(page), 'live');
+  assert.equal(await page.evaluate(() => document.body.dataset.you), 'black');
+  assert.equal(await page.textContent('#stakes'), 'Against the computer · no clock · XOT opening');
+  assert.equal(await page.locator('#moves li').count(), 8);
+  const counts = [await page.textContent('#count-black'), await page.textContent('#count-white')].map(Number);
+  assert.equal(counts[0] + counts[1], 12, 'eight discs placed on the four of the start');
+  assertNoConsoleErrors(page);
+  await page.context().close();
+});
+
 test('the level list names each level with its rating and suggests one for the player', async () => {
   const page = await newPage(setup.browser);
   await page.goto(`${setup.server.base}/`);

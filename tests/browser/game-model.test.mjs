@@ -103,4 +103,6 @@ test('the stakes line names the kind of game and its clock as players write it',
   assert.equal(stakesLine({ mode: 'friend', control: '7d' }), 'With a friend · 7 days a move');
   assert.equal(stakesLine({ mode: 'computer', control: null }), 'Against the computer · no clock');
   assert.equal(stakesLine({ mode: 'same_device' }), 'On this device · no clock');
+  assert.equal(stakesLine({ mode: 'computer', control: null, opening: 'd3 c5 f6 f5 g6 g7 h8 g5' }),
+    'Against the computer · no clock · XOT opening');
 });

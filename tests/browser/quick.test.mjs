@@ -133,3 +133,23 @@ test('alone in the queue, the player gets the computer, clearly labelled', async
   assertNoConsoleErrors(page);
   await page.context().close();
 });
+
+test('two people choosing blitz are paired into a 3+2 game', async () => {
+  const ann = await home(people, 'Ann');
+  const ben = await home(people, 'Ben');
+  assert.deepEqual(await ann.$$eval('#quick-pool option', (options) => options.map((option) => option.textContent)),
+    ['30 s a move', 'Blitz 3+2', 'Rapid 10+5', 'Daily, 2 days a move', 'XOT 5+3']);
+  assert.match(await ann.textContent('#quick-about'), /^A quick game against someone at random: 30 s a move, not rated\./);
+  for (const page of [ann, ben]) await page.selectOption('#quick-pool', 'blitz');
+  assert.match(await ann.textContent('#quick-about'), /^A quick game against someone at random: Blitz 3\+2, not rated\./);
+  await ann.click('#quick-game');
+  await ann.waitForFunction(() => /Searching for an opponent/.test(document.querySelector('#quick-status').textContent));
+  await ben.click('#quick-game');
+  await Promise.all([ann.waitForURL(GAME_URL), ben.waitForURL(GAME_URL)]);
+  assert.equal(ann.url(), ben.url());
+  await ann.waitForSelector('body[data-you]');
+  assert.equal(await ann.textContent('#stakes'), 'Quick game · 3+2');
+  assert.match(await ann.textContent('#clock-black'), /^[23]:\d\d left$/);
+  for (const page of [ann, ben]) assertNoConsoleErrors(page);
+  for (const page of [ann, ben]) await page.context().close();
+});

@@ -102,7 +102,7 @@ describe('with sign-in configured', () => {
     // One checkbox per time control, with her rating there; at first 30 s a move alone.
     const ticked = (page) => page.$$eval('#ranked-pool-options input:checked', (inputs) => inputs.map((input) => input.value));
     assert.deepEqual(await alice.$$eval('#ranked-pool-options label', (labels) => labels.map((label) => label.textContent.trim())),
-      ['30 s a move · 1,200?', 'Blitz 3+2 · 1,200?', 'Rapid 10+5 · 1,200?', 'Daily, 2 days a move · 1,200?']);
+      ['30 s a move · 1,200?', 'Blitz 3+2 · 1,200?', 'Rapid 10+5 · 1,200?', 'Daily, 2 days a move · 1,200?', 'XOT 5+3 · 1,200?']);
     assert.deepEqual(await ticked(alice), ['30s']);
     // Nothing ticked, nothing to seek.
     await alice.uncheck('#ranked-pool-options input[value="30s"]');
@@ -179,7 +179,7 @@ describe('with sign-in configured', () => {
     await screenshot(white, 'leaderboard');
     // One tab per rating pool, the 30-s pool's current; the blitz pool has nobody yet.
     assert.deepEqual(await white.$$eval('#pool-tabs a', (links) => links.map((a) => a.textContent)),
-      ['30 s a move', 'Blitz 3+2', 'Rapid 10+5', 'Daily, 2 days a move']);
+      ['30 s a move', 'Blitz 3+2', 'Rapid 10+5', 'Daily, 2 days a move', 'XOT 5+3']);
     assert.equal(await white.getAttribute('#pool-tabs a[aria-current="page"]', 'href'), '/leaderboard');
     await white.click('#pool-tabs a:text-is("Blitz 3+2")');
     await white.waitForURL(`${server.base}/leaderboard?pool=blitz`);
@@ -200,7 +200,7 @@ describe('with sign-in configured', () => {
     assert.equal(await white.textContent('#stat-record'), '1 / 0 / 0');
     // The pool played in is the one shown, among a button per pool.
     assert.equal(await white.textContent('#pool-tabs button[aria-pressed="true"]'), '30 s a move');
-    assert.equal(await white.locator('#pool-tabs button').count(), 4);
+    assert.equal(await white.locator('#pool-tabs button').count(), 5);
     // The chart: from 1,200 to 1,220, named and described.
     assert.equal(await white.textContent('#chart svg title'), `Rating history of ${winnerName}`);
     assert.match(await white.textContent('#chart svg desc'), /started at 1,200\. Rating after each of 1 rated game: 1,220\./);

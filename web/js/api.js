@@ -40,7 +40,8 @@ async function request(method, path, body) {
  *  (a 200 either way, so that no page logs an error for a visitor without a session). */
 export const me = () => request('GET', '/api/me');
 export const startSession = (nickname) => request('POST', '/api/session', { nickname });
-export const newComputerGame = (level, color) => request('POST', '/api/games', { mode: 'computer', level, color });
+/** A game against the computer; `xot`: from a balanced eight-move opening drawn at random. */
+export const newComputerGame = (level, color, xot = false) => request('POST', '/api/games', { mode: 'computer', level, color, xot });
 export const newSameDeviceGame = () => request('POST', '/api/games', { mode: 'same_device' });
 export const computerLevels = () => request('GET', '/api/computer/levels');
 export const importGame = (record, level) => request('POST', '/api/games/import', { record, level });

@@ -29,6 +29,7 @@ export const POOLS = Object.freeze([
   Object.freeze({ key: 'blitz', name: 'Blitz 3+2' }),
   Object.freeze({ key: 'rapid', name: 'Rapid 10+5' }),
   Object.freeze({ key: 'daily', name: 'Daily, 2 days a move' }),
+  Object.freeze({ key: 'xot', name: 'XOT 5+3' }),
 ]);
 
 /** The WebSocket address of `path` on this page's host (wss: on https pages). */

@@ -1,6 +1,7 @@
 //! Rating pools: each ranked time control rates its games apart, as a blitz player's strength
-//! says little about their play at two days a move. A ranked game is rated in the pool of its
-//! control; the 30-s pool holds every rating made before pools existed.
+//! says little about their play at two days a move, and XOT games (from a random balanced
+//! opening) apart from those from the standard start. A ranked game is rated in the pool of its
+//! control and start; the 30-s pool holds every rating made before pools existed.
 
 use std::fmt;
 use std::str::FromStr;
@@ -21,11 +22,13 @@ pub enum Pool {
     Rapid,
     /// Daily, 2 days a move.
     Daily,
+    /// XOT, 5 minutes + 3 seconds a move, every game from an XOT opening drawn at random.
+    Xot,
 }
 
 impl Pool {
     /// Every pool, in the order a chooser lists them.
-    pub const ALL: [Pool; 4] = [Pool::Move30, Pool::Blitz, Pool::Rapid, Pool::Daily];
+    pub const ALL: [Pool; 5] = [Pool::Move30, Pool::Blitz, Pool::Rapid, Pool::Daily, Pool::Xot];
 
     /// Where ranked games go when no pool is chosen.
     pub const DEFAULT: Pool = Pool::Move30;
@@ -37,6 +40,7 @@ impl Pool {
             Pool::Blitz => "blitz",
             Pool::Rapid => "rapid",
             Pool::Daily => "daily",
+            Pool::Xot => "xot",
         }
     }
 
@@ -47,6 +51,7 @@ impl Pool {
             Pool::Blitz => "Blitz 3+2",
             Pool::Rapid => "Rapid 10+5",
             Pool::Daily => "Daily, 2 days a move",
+            Pool::Xot => "XOT 5+3",
         }
     }
 
@@ -57,12 +62,27 @@ impl Pool {
             Pool::Blitz => TimeControl::fischer(3, 2),
             Pool::Rapid => TimeControl::fischer(10, 5),
             Pool::Daily => TimeControl::Daily { days: 2 },
+            Pool::Xot => TimeControl::fischer(5, 3),
         }
     }
 
-    /// The pool whose games are played under `control`, if any.
-    pub fn of(control: TimeControl) -> Option<Pool> {
-        Pool::ALL.into_iter().find(|pool| pool.control() == control)
+    /// Whether the pool's games start from an XOT opening.
+    pub const fn is_xot(self) -> bool {
+        matches!(self, Pool::Xot)
+    }
+
+    /// The pool of a game played under `control`, from an XOT opening or not, if any.
+    pub fn of(control: TimeControl, xot: bool) -> Option<Pool> {
+        Pool::ALL.into_iter().find(|pool| pool.control() == control && pool.is_xot() == xot)
+    }
+
+    /// The pools' keys as a sentence lists them: `30s, blitz, rapid, daily or xot`.
+    pub fn keys_listed() -> String {
+        let keys: Vec<&str> = Pool::ALL.iter().map(|pool| pool.key()).collect();
+        match keys.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => keys.join(""),
+        }
     }
 }
 
@@ -87,7 +107,7 @@ pub struct RatedPlayers {
 
 /// Why a text names no pool.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("{0:?} is not a rating pool: choose 30s, blitz, rapid or daily")]
+#[error("{0:?} is not a rating pool: choose {keys}", keys = Pool::keys_listed())]
 pub struct UnknownPool(pub String);
 
 impl FromStr for Pool {
@@ -142,20 +162,27 @@ mod tests {
     }
 
     #[test]
-    fn each_pool_is_found_from_its_control() {
+    fn each_pool_is_found_from_its_control_and_start() {
         for pool in Pool::ALL {
-            assert_eq!(Pool::of(pool.control()), Some(pool));
+            assert_eq!(Pool::of(pool.control(), pool.is_xot()), Some(pool));
         }
     }
 
     #[test]
     fn the_default_control_is_the_thirty_second_pool() {
-        assert_eq!(Pool::of(TimeControl::DEFAULT), Some(Pool::Move30));
+        assert_eq!(Pool::of(TimeControl::DEFAULT, false), Some(Pool::Move30));
     }
 
     #[test]
     fn a_control_outside_the_pools_has_no_pool() {
-        assert_eq!(Pool::of(TimeControl::fischer(1, 0)), None);
+        assert_eq!(Pool::of(TimeControl::fischer(1, 0), false), None);
+        assert_eq!(Pool::of(TimeControl::fischer(5, 3), false), None, "5+3 is XOT's alone");
+        assert_eq!(Pool::of(TimeControl::DEFAULT, true), None);
+    }
+
+    #[test]
+    fn the_keys_are_listed_as_a_sentence() {
+        assert_eq!(Pool::keys_listed(), "30s, blitz, rapid, daily or xot");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Who plays a live game and how it is timed.
 
 use outflank_engine::ai::Level;
+use outflank_engine::xot::Opening;
 use outflank_engine::{Board, Color, Move};
 
 use crate::domain::{GameId, Mode, Nickname, PlayerId, Timestamp};
@@ -177,6 +178,8 @@ pub struct Stored {
     pub rematch: Option<GameId>,
     /// How a clocked game is timed; `None` for today's default (the move time of [`Timing`]).
     pub control: Option<TimeControl>,
+    /// The XOT opening the game started from; its plies are the first stored ones.
+    pub opening: Option<Opening>,
     /// When the game was created (its first turn began), and when each ply was played: a
     /// per-game or daily clock is replayed from them, so it resumes exactly where it was.
     pub times: (Timestamp, Vec<Timestamp>),

@@ -1,6 +1,7 @@
 //! Everything a client needs to draw a game from scratch.
 
 use outflank_engine::Color;
+use outflank_engine::xot::Opening;
 
 use crate::domain::{GameId, GameStatus, Mode};
 
@@ -24,6 +25,9 @@ pub struct Snapshot {
     /// How the game is timed, in clocked modes (absent from nodes that predate it).
     #[serde(default)]
     pub control: Option<TimeControl>,
+    /// The XOT opening the game started from, if it did (absent from nodes that predate it).
+    #[serde(default)]
+    pub opening: Option<Opening>,
     pub last_move: Option<LastMove>,
     /// Every ply, passes included.
     pub moves: Vec<Ply>,

@@ -1,5 +1,6 @@
 //! The live-game state machine: commands in, events out, time passed in by the caller.
 
+use outflank_engine::xot::{self, Opening};
 use outflank_engine::{Board, Color, Game, Move, ReplayError, Square};
 use thiserror::Error;
 
@@ -43,6 +44,9 @@ pub struct GameState {
     searches: u64,
     ending: Option<Ending>,
     version: u64,
+    /// The XOT opening the game started from: its plies are nobody's moves, so they are not
+    /// undone and do not count as discs a side placed.
+    opening: Option<Opening>,
 }
 
 /// A search the game waits for, and its answer if it came before it may be shown.
@@ -88,7 +92,20 @@ impl GameState {
         timing: Timing,
         now: Timestamp,
     ) -> GameState {
-        GameState::build(id, setup, game, (control, None), timing, now)
+        GameState::build(id, setup, (game, None), (control, None), timing, now)
+    }
+
+    /// A new XOT game: `opening` played from the start, then the side to move (Black) starts
+    /// at `now` under `control`. A rematch starts from the same opening.
+    pub fn xot(
+        id: GameId,
+        setup: Setup,
+        opening: Opening,
+        control: TimeControl,
+        timing: Timing,
+        now: Timestamp,
+    ) -> GameState {
+        GameState::build(id, setup, (opening.game(), Some(opening)), (control, None), timing, now)
     }
 
     /// A game reloaded from the store, e.g. after a restart. Under a per-game or daily control
@@ -108,8 +125,14 @@ impl GameState {
         let game = Game::from_moves(stored.start, stored.plies)?;
         let control = stored.control.unwrap_or(timing.default_control());
         let ending = stored.ending;
-        let mut state =
-            GameState::build(stored.id, stored.setup, game, (control, ending), timing, now);
+        let mut state = GameState::build(
+            stored.id,
+            stored.setup,
+            (game, stored.opening),
+            (control, ending),
+            timing,
+            now,
+        );
         if control.resumes_exactly() && state.ending.is_none() && state.clock.is_some() {
             state.clock = Some(replay_clock(&state.game, control, timing, &stored.times));
         }
@@ -123,7 +146,7 @@ impl GameState {
     fn build(
         id: GameId,
         setup: Setup,
-        mut game: Game,
+        (mut game, opening): (Game, Option<Opening>),
         (control, ending): (TimeControl, Option<Ending>),
         timing: Timing,
         now: Timestamp,
@@ -150,6 +173,7 @@ impl GameState {
             searches: 0,
             ending: None,
             version: 0,
+            opening,
         };
         state.has_moved = Color::ALL.map(|color| state.has_placed(color));
         match ending.or_else(|| state.game.result().map(Ending::normal)) {
@@ -228,6 +252,7 @@ impl GameState {
                 _ => None,
             }),
             control: self.control(),
+            opening: self.opening,
             last_move: self.last_move(),
             moves: (0..self.game.plies().len()).map(|index| self.ply(index)).collect(),
             draw_offer: self.draw.pending(),
@@ -262,7 +287,9 @@ impl GameState {
         }
         let black = self.setup.human(Color::Black)?.id.clone();
         let white = self.setup.human(Color::White)?.id.clone();
-        let pool = self.control().and_then(Pool::of).unwrap_or(Pool::DEFAULT);
+        let xot = self.opening.is_some();
+        let pool =
+            self.control().and_then(|control| Pool::of(control, xot)).unwrap_or(Pool::DEFAULT);
         (black != white).then_some(RatedPlayers { black, white, pool })
     }
 
@@ -285,6 +312,16 @@ impl GameState {
 
     pub fn ending(&self) -> Option<Ending> {
         self.ending
+    }
+
+    /// The XOT opening the game started from, if it did.
+    pub fn opening(&self) -> Option<Opening> {
+        self.opening
+    }
+
+    /// How many of the first plies are the XOT opening's (0 without one).
+    fn opening_plies(&self) -> usize {
+        self.opening.map_or(0, |_| xot::PLIES)
     }
 
     /// How the game is timed, when it has a clock.
@@ -362,9 +399,9 @@ impl GameState {
         self.placed(color) > 0
     }
 
-    /// How many discs `color` has placed (passes not counted).
+    /// How many discs `color` has placed (passes and the XOT opening's plies not counted).
     fn placed(&self, color: Color) -> usize {
-        (0..self.game.plies().len())
+        (self.opening_plies()..self.game.plies().len())
             .filter(|&index| {
                 matches!(self.game.plies()[index], Move::Place(_)) && self.ply(index).color == color
             })

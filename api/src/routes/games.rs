@@ -20,7 +20,7 @@ use crate::identity::session::Session;
 use crate::json::positions_json;
 use crate::live::{Human, Setup};
 use crate::routes::players::rated_game_json;
-use crate::service::{Analyses, GameHub, Origin, OverBudget, ServiceError};
+use crate::service::{Analyses, GameHub, Origin, OverBudget, ServiceError, Start};
 use crate::storage::{
     AnalysisRequester, DbError, FinishedGame, GameRecord, GameRow, SeatRow, Store,
 };
@@ -117,8 +117,13 @@ api_error!(GameRouteError);
 #[serde(tag = "mode", rename_all = "snake_case")]
 enum NewGame {
     /// Against the computer: `level` 1–10 (or easy/medium/hard), `color` the player's
-    /// (black/white).
-    Computer { level: LevelText, color: String },
+    /// (black/white); with `xot`, from an XOT opening drawn at random.
+    Computer {
+        level: LevelText,
+        color: String,
+        #[serde(default)]
+        xot: bool,
+    },
     /// Two people on one device.
     SameDevice,
 }
@@ -173,8 +178,8 @@ async fn create(
             "expected {{\"mode\": \"computer\" | \"same_device\", ...}}: {error}"
         ))
     })?;
-    let setup = match body {
-        NewGame::Computer { level, color } => {
+    let (setup, start) = match body {
+        NewGame::Computer { level, color, xot } => {
             let color = match color.as_str() {
                 "black" => Color::Black,
                 "white" => Color::White,
@@ -184,7 +189,9 @@ async fn create(
                     )));
                 }
             };
-            Setup::Computer { human: human(&session), color, level: parse_level(&level)? }
+            let setup =
+                Setup::Computer { human: human(&session), color, level: parse_level(&level)? };
+            (setup, if xot { Start::random_xot() } else { Start::Game(Game::default()) })
         }
         NewGame::SameDevice => {
             let setup = Setup::SameDevice { player: human(&session) };
@@ -200,9 +207,8 @@ async fn create(
         }
     };
     let origin = Origin::client(client_key(&request));
-    let id = hub
-        .create_within_budget((setup, hub.timing().default_control()), Game::default(), origin)
-        .await?;
+    let id =
+        hub.create_within_budget((setup, hub.timing().default_control()), start, origin).await?;
     Ok(created(&id))
 }
 
@@ -253,6 +259,7 @@ async fn import_finished(
         origin: None,
         stand_in: false,
         time_control: None,
+        opening: None,
     };
     let winner = match result.winner() {
         Some(Color::Black) => Winner::Black,

@@ -16,7 +16,7 @@ use crate::domain::{ClientKey, GameId, Nickname, PlayerId, Timestamp};
 use crate::live::{Human, Pool, Setup, TimeControl};
 use crate::storage::{DbError, Store};
 
-use super::{GameHub, Origin, ServiceError};
+use super::{GameHub, Origin, ServiceError, Start};
 
 /// How often each node runs the pairing.
 const PAIRING_EVERY: Duration = Duration::from_millis(500);
@@ -59,6 +59,11 @@ impl std::fmt::Debug for Matchmaking {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Matchmaking").field("policy", &self.policy).finish_non_exhaustive()
     }
+}
+
+/// How a game of `pool` starts: from an XOT opening drawn at random in the XOT pool.
+fn start(pool: Pool) -> Start {
+    if pool.is_xot() { Start::random_xot() } else { Start::Game(Game::default()) }
 }
 
 /// Matchmaking times as the queue counts them.
@@ -261,14 +266,10 @@ impl Matchmaking {
                 };
                 let game_id = GameId::from_pairing(*pairing);
                 let origin = Origin::people();
+                // Whichever node creates the game first draws the opening; the other finds
+                // the game made and joins it.
                 self.hub
-                    .create_with_id(
-                        game_id.clone(),
-                        (setup, control),
-                        Game::default(),
-                        None,
-                        origin,
-                    )
+                    .create_with_id(game_id.clone(), (setup, control), start(pool), None, origin)
                     .await?;
                 Ok(Paired { game_id, pool, opponent, computer: None })
             }
@@ -277,10 +278,8 @@ impl Matchmaking {
                 let color = if rand::random::<bool>() { Color::Black } else { Color::White };
                 let setup = Setup::Computer { human: me.clone(), color, level };
                 let origin = Origin::stand_in(client);
-                let game_id = self
-                    .hub
-                    .create_within_budget((setup, control), Game::default(), origin)
-                    .await?;
+                let game_id =
+                    self.hub.create_within_budget((setup, control), start(pool), origin).await?;
                 let opponent = crate::live::Player::Computer(level).display_name();
                 Ok(Paired { game_id, pool, opponent, computer: Some(level) })
             }

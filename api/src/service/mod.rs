@@ -27,7 +27,7 @@ pub use compute::{
 };
 pub use error::ServiceError;
 pub use games::{
-    BudgetKind, CorruptGame, GameHandle, GameHub, Origin, OverBudget, Router, Subscription,
+    BudgetKind, CorruptGame, GameHandle, GameHub, Origin, OverBudget, Router, Start, Subscription,
     spawn_serving,
 };
 pub use matchmaking::{GUEST_RATING, Matchmaking, Paired, SeekRefusal};

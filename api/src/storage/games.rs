@@ -28,7 +28,7 @@ use crate::accounts::rating::RatedGame;
 use crate::domain::{GameId, GameStatus, PlayerId, RoomCode, Timestamp};
 
 /// The columns of `games` that are read as they are stored.
-const STORED_COLUMNS: [&str; 21] = [
+const STORED_COLUMNS: [&str; 22] = [
     "id",
     "mode",
     "level",
@@ -50,6 +50,7 @@ const STORED_COLUMNS: [&str; 21] = [
     "origin",
     "stand_in",
     "time_control",
+    "opening",
 ];
 
 /// The select list of a game row, `games` being named `table` in the query; [`game_row`]
@@ -588,9 +589,9 @@ where
     sqlx::query(
         "INSERT INTO games (id, mode, level, black_id, black_name, white_id, white_name, \
             status, start_position, move_time_ms, room_code, rated, created_at, updated_at, \
-            turn_started_at, origin, stand_in, time_control) \
+            turn_started_at, origin, stand_in, time_control, opening) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, 'live', $8, $9, $10, $11, $12, $12, $13, $14, $15, \
-            $16)",
+            $16, $17)",
     )
     .bind(game.id.as_str())
     .bind(game.mode.as_str())
@@ -608,6 +609,7 @@ where
     .bind(game.origin.map(|origin| origin.to_string()))
     .bind(i32::from(game.stand_in))
     .bind(game.time_control.map(|control| control.to_string()))
+    .bind(game.opening.map(|opening| opening.to_string()))
     .execute(executor)
     .await?;
     Ok(())
@@ -650,6 +652,7 @@ pub(super) fn game_row(row: &AnyRow) -> DbResult<GameRow> {
         origin: parse_opt("games.origin", opt_text("origin")?)?,
         stand_in: get::<i32>(row, "stand_in")? != 0,
         time_control: parse_opt("games.time_control", opt_text("time_control")?)?,
+        opening: parse_opt("games.opening", opt_text("opening")?)?,
     })
 }
 

@@ -85,7 +85,7 @@ impl Store {
     /// # Errors
     /// [`super::DbError::Other`] when the database fails or a stored value is corrupt.
     pub async fn watchable_games(&self, limit: u32) -> DbResult<Vec<LobbyGame>> {
-        // A seat's rating is its account's in the pool of the game's control.
+        // A seat's rating is its account's in the pool of the game's control and start.
         let seat_rating = |seat: &str, account: &str, rating: &str| {
             format!(
                 "CASE WHEN {account}.player_id IS NOT NULL THEN COALESCE({rating}.rating, 1200) \
@@ -140,14 +140,22 @@ impl Store {
     }
 }
 
-/// The SQL expression for the key of the pool whose control game `games` (an alias of
-/// `games`) is played under: the default pool's for a control outside the pools, or none.
+/// The SQL expression for the key of the pool game `games` (an alias of `games`) is played in,
+/// by its control and whether it started from an XOT opening: the default pool's for a game
+/// outside the pools, or without a control.
 fn pool_of_control(games: &str) -> String {
     let cases: String = Pool::ALL
         .iter()
-        .map(|pool| format!("WHEN '{}' THEN '{}' ", pool.control(), pool.key()))
+        .map(|pool| {
+            let start = if pool.is_xot() { "IS NOT NULL" } else { "IS NULL" };
+            format!(
+                "WHEN {games}.time_control = '{}' AND {games}.opening {start} THEN '{}' ",
+                pool.control(),
+                pool.key()
+            )
+        })
         .collect();
-    format!("(CASE {games}.time_control {cases}ELSE '{}' END)", Pool::DEFAULT.key())
+    format!("(CASE {cases}ELSE '{}' END)", Pool::DEFAULT.key())
 }
 
 /// Reads a row of [`Store::watchable_games`].

@@ -1,6 +1,7 @@
 //! What the store writes and reads, typed with the domain's values.
 
 use outflank_engine::ai::Level;
+use outflank_engine::xot::Opening;
 use outflank_engine::{Board, Move};
 
 use crate::domain::{
@@ -44,6 +45,8 @@ pub struct NewGame {
     /// How a clocked game is timed; `None` without a clock, or for a clocked game stored
     /// before controls could be chosen (then `move_time_ms` a move).
     pub time_control: Option<TimeControl>,
+    /// The XOT opening it starts from (its plies stored with it), if any.
+    pub opening: Option<Opening>,
 }
 
 /// Which game of its friend room a new game is. The room's current game is replaced only if it
@@ -107,6 +110,8 @@ pub struct GameRow {
     /// How a clocked game is timed; `None` without a clock, or for a clocked game stored
     /// before controls could be chosen (then `move_time_ms` a move).
     pub time_control: Option<TimeControl>,
+    /// The XOT opening it started from, if any.
+    pub opening: Option<Opening>,
 }
 
 impl GameRow {

@@ -340,6 +340,7 @@ mod tests {
             origin: None,
             stand_in: false,
             time_control: None,
+            opening: None,
         };
         store.create_game(&game).await.unwrap();
         game.id

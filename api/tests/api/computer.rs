@@ -271,3 +271,55 @@ async fn a_level_is_given_as_a_number_or_as_text() {
         assert_eq!(response.status(), 400, "{level}");
     }
 }
+
+#[actix_web::test]
+async fn a_game_against_the_computer_may_start_from_an_xot_opening_in_its_record_too() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let body = json!({ "mode": "computer", "level": "easy", "color": "black", "xot": true });
+    let id = ann.create_game(body).await;
+    let (mut socket, view) = ann.join(&id).await;
+    let opening = view["opening"].as_str().expect("an XOT opening").to_owned();
+    let moves: Vec<&str> =
+        view["moves"].as_array().unwrap().iter().map(|ply| ply["move"].as_str().unwrap()).collect();
+    assert_eq!(moves.len(), 8);
+    assert_eq!(moves.join(" "), opening);
+    assert_eq!(view["to_move"], "black");
+
+    socket.send(json!({ "type": "resign" })).await;
+    socket.until("ended").await;
+    let record = ann.get(&format!("/api/games/{id}/record")).await.text().await.unwrap();
+    let numbered: Vec<String> = moves
+        .chunks(2)
+        .enumerate()
+        .map(|(n, pair)| format!("{}. {}", n + 1, pair.join(" ")))
+        .collect();
+    assert_eq!(record.lines().nth(3), Some(format!("Moves: {}", numbered.join(" ")).as_str()));
+}
+
+#[actix_web::test]
+async fn the_rematch_of_an_xot_game_starts_from_the_same_opening() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let body = json!({ "mode": "computer", "level": "easy", "color": "black", "xot": true });
+    let id = ann.create_game(body).await;
+    let (mut socket, view) = ann.join(&id).await;
+    socket.send(json!({ "type": "resign" })).await;
+    socket.until("ended").await;
+    socket.send(json!({ "type": "rematch" })).await;
+    let started = socket.until("rematch_started").await;
+    let (_, next) = ann.join(started["game_id"].as_str().unwrap()).await;
+    assert_eq!(next["opening"], view["opening"]);
+    assert_eq!(next["moves"], view["moves"]);
+    assert_eq!(next["you"], view["you"], "against the computer, a rematch keeps the colours");
+}
+
+#[actix_web::test]
+async fn a_game_from_the_standard_start_has_no_opening_and_xot_must_be_true_or_false() {
+    let app = spawn_app().await;
+    let (ann, id) = easy_game_as_black(&app).await;
+    let (_, view) = ann.join(&id).await;
+    assert_eq!(view["opening"], Value::Null);
+    let body = json!({ "mode": "computer", "level": "easy", "color": "black", "xot": "yes" });
+    assert_eq!(ann.post("/api/games", &body).await.status(), 400);
+}

@@ -143,6 +143,7 @@ async fn a_ranked_result_moves_both_ratings_and_shows_everywhere() {
                 { "key": "blitz", "name": "Blitz 3+2" },
                 { "key": "rapid", "name": "Rapid 10+5" },
                 { "key": "daily", "name": "Daily, 2 days a move" },
+                { "key": "xot", "name": "XOT 5+3" },
             ],
             "players": [
                 { "rank": 1, "name": "Bob", "rating": 1220, "provisional": true,
@@ -319,13 +320,13 @@ async fn a_seek_in_no_pool_or_an_unknown_pool_is_refused_and_waits_nowhere() {
     assert_eq!(
         queue.expect("error").await,
         json!({ "type": "error", "code": "bad_pool",
-                "message": "\"bullet\" is not a rating pool: choose 30s, blitz, rapid or daily" })
+                "message": "\"bullet\" is not a rating pool: choose 30s, blitz, rapid, daily or xot" })
     );
     queue.send(json!({ "type": "seek", "queue": "ranked", "pools": [] })).await;
     assert_eq!(
         queue.expect("error").await,
         json!({ "type": "error", "code": "bad_pool",
-                "message": "choose at least one pool: 30s, blitz, rapid or daily" })
+                "message": "choose at least one pool: 30s, blitz, rapid, daily or xot" })
     );
     // Refused twice, so not searching: a seek now is accepted.
     queue.send(json!({ "type": "seek", "queue": "ranked", "pools": ["rapid"] })).await;
@@ -362,4 +363,44 @@ async fn players_seeking_in_several_pools_meet_in_the_one_they_share() {
     assert_eq!(pool, "rapid");
     let (_, view) = bob.join(&id).await;
     assert_eq!(view["control"], "10+5");
+}
+
+#[actix_web::test]
+async fn a_ranked_xot_game_starts_from_an_opening_at_five_plus_three_and_is_rated_in_the_xot_pool()
+{
+    let Some(app) = app().await else { return };
+    let alice = named_account(&app, "alice-sub", "Alice").await;
+    let bob = named_account(&app, "bob-sub", "Bob").await;
+    let (id, pool) = pair_in(&alice, &["xot"], &bob, &["xot"]).await;
+    assert_eq!(pool, "xot");
+    let (mut alice_game, alice_color) = seat(&alice, &id).await;
+    let (mut bob_game, _) = seat(&bob, &id).await;
+    let (_, view) = alice.join(&id).await;
+    assert_eq!(view["control"], "5+3");
+    assert_eq!(view["moves"].as_array().unwrap().len(), 8);
+    assert!(view["opening"].is_string(), "{view}");
+    // Three discs a side after the opening, so that a resignation counts.
+    let (black, white) = if alice_color == "black" {
+        (&mut alice_game, &mut bob_game)
+    } else {
+        (&mut bob_game, &mut alice_game)
+    };
+    let mut position = view;
+    for n in 0..6 {
+        let (mover, other) =
+            if n % 2 == 0 { (&mut *black, &mut *white) } else { (&mut *white, &mut *black) };
+        let square = crate::helpers::legal_squares(&position)[0].clone();
+        mover.play(&square).await;
+        position = other.expect("moved").await;
+        if position["to_move"] != if n % 2 == 0 { "white" } else { "black" } {
+            // A pass: nobody can be sure of three discs a side; end the story here.
+            return;
+        }
+    }
+    alice_game.send(json!({ "type": "resign" })).await;
+    alice_game.until("rating_changed").await;
+    let board: Value = app.get("/api/leaderboard?pool=xot").await.json().await.unwrap();
+    assert_eq!(board["total"], 2);
+    let default: Value = app.get("/api/leaderboard").await.json().await.unwrap();
+    assert_eq!(default["total"], 0);
 }

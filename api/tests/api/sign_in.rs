@@ -41,6 +41,7 @@ async fn a_first_sign_in_creates_an_account_and_asks_for_a_public_name() {
                 "blitz": { "rating": 1200, "provisional": true, "rated_games": 0 },
                 "rapid": { "rating": 1200, "provisional": true, "rated_games": 0 },
                 "daily": { "rating": 1200, "provisional": true, "rated_games": 0 },
+                "xot": { "rating": 1200, "provisional": true, "rated_games": 0 },
             },
         })
     );

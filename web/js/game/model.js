@@ -186,10 +186,11 @@ const MODE_STAKES = Object.freeze({
 });
 
 /** What kind of game this is and how it is timed: "Ranked · 3+2", "With a friend · 2 days a
- *  move", "Against the computer · no clock". */
+ *  move", "Against the computer · no clock · XOT opening". */
 export function stakesLine(game) {
   const mode = MODE_STAKES[game.mode] || 'Game';
-  return `${mode} · ${game.control ? controlName(game.control) : 'no clock'}`;
+  const xot = game.opening ? ' · XOT opening' : '';
+  return `${mode} · ${game.control ? controlName(game.control) : 'no clock'}${xot}`;
 }
 
 export const playerName = (game, side) => (game.mode === 'same_device' ? SIDE_NAME[side] : game.players[side].name);

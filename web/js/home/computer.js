@@ -1,5 +1,5 @@
-// Play the computer: a level (named with its rating, the one nearest the player's suggested)
-// and a colour.
+// Play the computer: a level (named with its rating, the one nearest the player's suggested),
+// a colour, and whether to start from an XOT opening.
 import * as api from '../api.js';
 import { fillLevels, watchChoice } from '../levels.js';
 import { $, busy } from './dom.js';
@@ -12,7 +12,7 @@ export function initComputer() {
   fillLevels($('level'), $('level-hint'));
   $('play-computer').addEventListener('click', (event) => busy(event.currentTarget, async () => {
     if (!(await requireSession())) return;
-    const game = await api.newComputerGame(Number($('level').value), checked('color'));
+    const game = await api.newComputerGame(Number($('level').value), checked('color'), $('computer-xot').checked);
     location.assign(game.url);
   }));
 }

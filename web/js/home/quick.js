@@ -1,7 +1,8 @@
-// The quick game: the page's one big Play. It says how long the server really waits for a
-// person before giving the computer (`computer_after_ms` from /api/stats).
+// The quick game: the page's one big Play, under the time control chosen beside it. It says how
+// long the server really waits for a person before giving the computer (`computer_after_ms`
+// from /api/stats).
 import * as api from '../api.js';
-import { Queue } from '../protocol.js';
+import { POOLS, Queue } from '../protocol.js';
 import { $ } from './dom.js';
 import { requireSession } from './nickname.js';
 import { seekerCard } from './search.js';
@@ -26,7 +27,26 @@ async function showWait() {
   }
 }
 
+const poolName = (key) => (POOLS.find((pool) => pool.key === key) || { name: key }).name;
+
+/** The time controls a quick game may be played under, 30 s a move first. */
+function fillPools() {
+  const select = $('quick-pool');
+  select.replaceChildren(...POOLS.map((pool) => new Option(pool.name, pool.key)));
+  const show = () => { $('quick-control').textContent = poolName(select.value); };
+  select.addEventListener('change', show);
+  show();
+}
+
 export function initQuick() {
-  seekerCard({ queue: Queue.QUICK, prefix: 'quick', label: 'Play', prepare: async () => Boolean(await requireSession()) });
+  fillPools();
+  seekerCard({
+    queue: Queue.QUICK,
+    prefix: 'quick',
+    label: 'Play',
+    prepare: async () => Boolean(await requireSession()),
+    pools: () => [$('quick-pool').value],
+    poolName,
+  });
   showWait();
 }

@@ -128,7 +128,7 @@ impl GameState {
             Setup::Computer { color, .. } => Some(color),
             _ => None,
         };
-        let target = (0..self.game.plies().len())
+        let target = (self.opening_plies()..self.game.plies().len())
             .rev()
             .find(|&index| {
                 matches!(self.game.plies()[index], Move::Place(_))

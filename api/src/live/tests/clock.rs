@@ -111,6 +111,7 @@ fn stored(plies: &str, ending: Option<Ending>) -> Stored {
         ending,
         rematch: None,
         control: None,
+        opening: None,
         times: (T0, times),
     }
 }

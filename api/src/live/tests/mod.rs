@@ -7,6 +7,7 @@ mod moves;
 mod rating;
 mod rematch;
 mod snapshot;
+mod xot;
 
 use outflank_engine::ai::Level;
 use outflank_engine::{Bitboard, Color, Square};

@@ -59,6 +59,7 @@ fn a_game_restored_with_its_rematch_started_refuses_another() {
         ending: Some(Ending { reason: EndReason::Resignation, winner: Some(Winner::White) }),
         rematch: Some(next_id()),
         control: None,
+        opening: None,
         times: (T0, Vec::new()),
     };
     let mut state = GameState::restore(stored, Timing::default(), T0).unwrap();

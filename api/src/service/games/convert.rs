@@ -46,6 +46,7 @@ pub fn new_game(
         origin: origin.client,
         stand_in: origin.urgency == Urgency::High,
         time_control: clocked.then_some(control),
+        opening: None,
     }
 }
 
@@ -122,6 +123,7 @@ pub fn stored(record: &GameRecord) -> Result<Stored, CorruptGame> {
         // Another row of the store says: `task::restore` looks it up.
         rematch: None,
         control: game.control(),
+        opening: game.opening,
         times: (game.created_at, record.moves.iter().map(|row| row.played_at).collect()),
     })
 }

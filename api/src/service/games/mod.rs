@@ -10,6 +10,7 @@ mod local_game;
 mod origin;
 mod registry;
 mod router;
+mod start;
 mod task;
 
 pub use budget::{BudgetKind, OverBudget};
@@ -19,3 +20,4 @@ pub use local_game::Subscription;
 pub use origin::Origin;
 pub use registry::GameHub;
 pub use router::{Router, spawn_serving};
+pub use start::Start;

@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
-use outflank_engine::Game;
 use tokio::sync::{broadcast, mpsc};
 
 use crate::domain::{ClientKey, GameId, PlayerId, RoomCode};
@@ -28,6 +27,7 @@ use super::handle::{GameHandle, Locate, Route, RouteFuture};
 use super::local_game::LocalGame;
 use super::origin::Origin;
 use super::router::{Owner, Router};
+use super::start::Start;
 use super::task::{self, FollowUp, GameTask, TaskContext};
 
 struct Inner {
@@ -112,12 +112,12 @@ impl GameHub {
     pub async fn create(
         &self,
         (setup, control): (Setup, TimeControl),
-        game: Game,
+        start: impl Into<Start>,
         room: Option<&RoomCode>,
         origin: Origin,
     ) -> Result<GameId, ServiceError> {
         let id = GameId::generate();
-        self.create_with_id(id.clone(), (setup, control), game, room, origin).await?;
+        self.create_with_id(id.clone(), (setup, control), start, room, origin).await?;
         Ok(id)
     }
 
@@ -130,11 +130,12 @@ impl GameHub {
     pub async fn create_within_budget(
         &self,
         (setup, control): (Setup, TimeControl),
-        game: Game,
+        start: impl Into<Start>,
         origin: Origin,
     ) -> Result<GameId, ServiceError> {
+        let start = start.into();
         let (Some((kind, player)), Some(client)) = (BudgetKind::of(&setup), origin.client) else {
-            return self.create((setup, control), game, None, origin).await;
+            return self.create((setup, control), start, None, origin).await;
         };
         let id = GameId::generate();
         let context = &self.inner.context;
@@ -149,7 +150,7 @@ impl GameHub {
         }
         // Given back unless the game starts, also when this request is dropped half-way.
         let admission = Admission { budget: &self.inner.context.budget, game: Some(id.clone()) };
-        self.create_with_id(id.clone(), (setup, control), game, None, origin).await?;
+        self.create_with_id(id.clone(), (setup, control), start, None, origin).await?;
         admission.started();
         Ok(id)
     }
@@ -189,14 +190,16 @@ impl GameHub {
         &self,
         id: GameId,
         (setup, control): (Setup, TimeControl),
-        game: Game,
+        start: impl Into<Start>,
         room: Option<&RoomCode>,
         origin: Origin,
     ) -> Result<(), ServiceError> {
         self.refuse_when_stopping()?;
         let now = self.inner.context.clock.now();
         let context = &self.inner.context;
-        let row = convert::new_game(&id, &setup, game.start(), (control, room), &origin, now);
+        let (game, opening) = start.into().into_parts();
+        let mut row = convert::new_game(&id, &setup, game.start(), (control, room), &origin, now);
+        row.opening = opening;
         let room_game = room.map(|_| RoomGame::First);
         match context.store.create_game_with(&row, game.plies(), now, room_game).await {
             Ok(()) => {}
@@ -208,7 +211,10 @@ impl GameHub {
         }
         // A new id is free, so this claims it; the claim tells other nodes where it runs.
         context.router.claim(&id).await?;
-        let state = GameState::timed(id, setup, game, control, context.timing, now);
+        let state = match opening {
+            Some(opening) => GameState::xot(id, setup, opening, control, context.timing, now),
+            None => GameState::timed(id, setup, game, control, context.timing, now),
+        };
         self.start(state, origin);
         Ok(())
     }

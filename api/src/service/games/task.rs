@@ -321,7 +321,7 @@ impl GameTask {
                 Event::RematchStarted { game_id, setup, .. } => {
                     let room = store.game(id).await?.room_code;
                     let start = outflank_engine::Board::start();
-                    let row = convert::new_game(
+                    let mut row = convert::new_game(
                         game_id,
                         setup,
                         start,
@@ -329,8 +329,12 @@ impl GameTask {
                         &self.origin,
                         now,
                     );
+                    // A rematch of an XOT game starts from the same opening.
+                    let opening = self.state.opening();
+                    row.opening = opening;
+                    let plies = opening.map(|opening| opening.moves().to_vec()).unwrap_or_default();
                     let room_game = room.as_ref().map(|_| RoomGame::Rematch { of: id });
-                    store.create_game_with(&row, &[], now, room_game).await?;
+                    store.create_game_with(&row, &plies, now, room_game).await?;
                 }
                 _ => {}
             }
@@ -363,8 +367,15 @@ impl GameTask {
                 }
                 Event::RematchStarted { game_id, setup, .. } => {
                     let (id, setup, timing) = (game_id.clone(), setup.clone(), self.context.timing);
-                    let game = outflank_engine::Game::default();
-                    let next = GameState::timed(id, setup, game, self.control(), timing, now);
+                    let next = match self.state.opening() {
+                        Some(opening) => {
+                            GameState::xot(id, setup, opening, self.control(), timing, now)
+                        }
+                        None => {
+                            let game = outflank_engine::Game::default();
+                            GameState::timed(id, setup, game, self.control(), timing, now)
+                        }
+                    };
                     self.start_rematch(next).await?;
                 }
                 _ => {}

@@ -610,6 +610,7 @@ mod tests {
             origin: None,
             stand_in: false,
             time_control: None,
+            opening: None,
         }
     }
 

@@ -124,8 +124,8 @@ fn pools_of(keys: &[String]) -> Result<Vec<Pool>, SeekerError> {
         }
     }
     if pools.is_empty() {
-        let message = "choose at least one pool: 30s, blitz, rapid or daily";
-        return Err(SeekerError { code: codes::BAD_POOL, message: message.to_owned() });
+        let message = format!("choose at least one pool: {}", Pool::keys_listed());
+        return Err(SeekerError { code: codes::BAD_POOL, message });
     }
     Ok(pools)
 }

@@ -99,6 +99,9 @@ pub struct SnapshotMsg {
     /// How a clocked game is timed, as players write it: `30s` a move, `3+2` (minutes +
     /// seconds of increment) or `2d` a move.
     pub control: Option<String>,
+    /// The XOT opening the game started from (`d3 c5 …`, its plies the first of `moves`), or
+    /// null for a game from the standard start.
+    pub opening: Option<String>,
     pub last_move: Option<LastMoveMsg>,
     pub moves: Vec<PlyMsg>,
     pub draw_offer: Option<Side>,
@@ -193,6 +196,7 @@ impl ServerMsg {
             clocks: snapshot.clocks.map(ClocksMsg::from),
             move_time_ms: snapshot.move_time_ms,
             control: snapshot.control.map(|control| control.to_string()),
+            opening: snapshot.opening.map(|opening| opening.to_string()),
             last_move: snapshot.last_move.map(LastMoveMsg::from),
             moves: snapshot.moves.iter().map(PlyMsg::from).collect(),
             draw_offer: snapshot.draw_offer.map(Side::from),
