@@ -183,6 +183,7 @@ fn new_room() -> NewRoom {
         created_at: T0,
         expires_at: T0.plus(24 * 60 * 60 * 1_000),
         time_control: None,
+        xot: false,
     }
 }
 
@@ -226,6 +227,7 @@ async fn a_created_game_reads_back_exactly(db: Db) {
         origin: Some(client("2001:db8:5:6:7:8:9:a")),
         stand_in: true,
         time_control: Some("3+2".parse().unwrap()),
+        opening: Some("d3 c5 f6 f5 g6 g7 h8 g5".parse().unwrap()),
         ..new_game()
     };
     for game in [&friend, &imported] {
@@ -607,7 +609,8 @@ async fn recent_games_are_a_players_ended_games_newest_first(db: Db) {
 
 async fn a_created_room_reads_back_exactly(db: Db) {
     let timed = NewRoom { time_control: Some("5+3".parse().unwrap()), ..new_room() };
-    for room in [new_room(), timed] {
+    let xot = NewRoom { code: RoomCode::generate(), xot: true, ..new_room() };
+    for room in [new_room(), timed, xot] {
         db.store.create_room(&room).await.unwrap();
         let expected = RoomRow {
             code: room.code.clone(),
@@ -618,6 +621,7 @@ async fn a_created_room_reads_back_exactly(db: Db) {
             game_id: None,
             games_played: 0,
             time_control: room.time_control,
+            xot: room.xot,
         };
         assert_eq!(db.store.room(&room.code).await.unwrap(), expected);
     }

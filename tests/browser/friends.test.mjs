@@ -177,3 +177,25 @@ test('two players on one device: both sides move from one page, undo takes one b
   assertNoConsoleErrors(page);
   await page.context().close();
 });
+
+test('a friend room with XOT openings starts its game after the opening\'s eight moves', async () => {
+  const host = await newPage(setup.browser);
+  const guest = await newPage(setup.browser);
+  await host.goto(`${setup.server.base}/`);
+  await setNickname(host, 'Xan');
+  await host.check('#friend-xot');
+  await host.click('#create-link');
+  await host.waitForSelector('#room:not([hidden])');
+  await guest.goto((await host.textContent('#room-link')).trim());
+  await guest.waitForSelector('#join-card:not([hidden])');
+  await guest.fill('#nickname', 'Yul');
+  await guest.click('#join');
+  for (const page of [host, guest]) await page.waitForURL(/\/game\//);
+  for (const page of [host, guest]) {
+    await page.waitForSelector('body[data-you]');
+    assert.equal(await page.textContent('#stakes'), 'With a friend · 30 s a move · XOT opening');
+    assert.equal(await plies(page), 8);
+  }
+  for (const page of [host, guest]) assertNoConsoleErrors(page);
+  for (const page of [host, guest]) await page.context().close();
+});

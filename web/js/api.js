@@ -65,8 +65,13 @@ export const puzzle = (id) => request('GET', `/api/puzzles/${encodeURIComponent(
 export const answerPuzzle = (id, move) => request('POST', `/api/puzzles/${encodeURIComponent(id)}/attempt`, { move });
 /** Gives up: `{solution, values}`. */
 export const puzzleSolution = (id) => request('GET', `/api/puzzles/${encodeURIComponent(id)}/solution`);
-/** A friend room; its games timed by `control` (`3+2`, `2d`), or by the default without one. */
-export const newRoom = (control) => request('POST', '/api/rooms', control ? { control } : {});
+/** A friend room; its games timed by `control` (`3+2`, `2d`), or by the default without one,
+ *  and from XOT openings with `xot`. */
+export function newRoom(control, xot = false) {
+  const body = control ? { control } : {};
+  if (xot) body.xot = true;
+  return request('POST', '/api/rooms', body);
+}
 export const room = (code) => request('GET', `/api/rooms/${encodeURIComponent(code)}`);
 export const stats = () => request('GET', '/api/stats');
 export const lobby = () => request('GET', '/api/lobby');

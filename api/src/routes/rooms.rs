@@ -13,7 +13,7 @@ use crate::http::PublicUrl;
 use crate::http::error::{ApiError, api_error};
 use crate::identity::session::Session;
 use crate::live::{BadTimeControl, Human, Setup, TimeControl};
-use crate::service::{GameHub, Origin, ServiceError};
+use crate::service::{GameHub, Origin, ServiceError, Start};
 use crate::storage::{DbError, NewRoom, RoomMember, RoomRow, Store};
 
 /// Joins on this node take turns. A join is a few commits and a game's creation; let through
@@ -110,6 +110,8 @@ struct RoomView {
     games_played: u32,
     /// How the room's games are timed (`3+2`); `None` for the default, 30 s a move.
     control: Option<String>,
+    /// Whether the room's games start from an XOT opening.
+    xot: bool,
 }
 
 fn view(room: &RoomRow, base: &str) -> RoomView {
@@ -122,6 +124,7 @@ fn view(room: &RoomRow, base: &str) -> RoomView {
         game_id: room.game_id.as_ref().map(ToString::to_string),
         games_played: room.games_played,
         control: room.time_control.map(|control| control.to_string()),
+        xot: room.xot,
     }
 }
 
@@ -154,6 +157,9 @@ async fn load(store: &Store, code: &RoomCode, now: Timestamp) -> Result<RoomRow,
 struct RoomRequest {
     /// The time control of the room's games, as players write it (`3+2`, `2d`).
     control: Option<String>,
+    /// Whether the room's games start from an XOT opening.
+    #[serde(default)]
+    xot: bool,
 }
 
 impl RoomRequest {
@@ -177,14 +183,16 @@ impl RoomRequest {
 }
 
 /// `POST /api/rooms`: a new invitation link from the signed-in player, its games timed by the
-/// control asked for (`{"control": "3+2"}`) or by the default.
+/// control asked for (`{"control": "3+2"}`) or by the default, and from XOT openings when asked
+/// (`{"xot": true}`).
 async fn create(
     request: actix_web::HttpRequest,
     body: web::Bytes,
     session: Session,
     store: web::Data<Store>,
 ) -> Result<HttpResponse, RoomRouteError> {
-    let control = RoomRequest::read(&body)?.control()?;
+    let asked = RoomRequest::read(&body)?;
+    let control = asked.control()?;
     let now = Timestamp::now();
     let room = NewRoom {
         code: RoomCode::generate(),
@@ -192,6 +200,7 @@ async fn create(
         created_at: now,
         expires_at: now.plus(ROOM_LIFETIME_MS),
         time_control: control,
+        xot: asked.xot,
     };
     store.create_room(&room).await?;
     let row = store.room(&room.code).await?;
@@ -242,7 +251,8 @@ async fn join(
     // with the winner's game, as joining again does.
     let setup = Setup::Friend { black, white };
     let control = room.time_control.unwrap_or(hub.timing().default_control());
-    match hub.create((setup, control), Game::default(), Some(&code), Origin::people()).await {
+    let start = if room.xot { Start::random_xot() } else { Start::Game(Game::default()) };
+    match hub.create((setup, control), start, Some(&code), Origin::people()).await {
         Ok(_) | Err(ServiceError::Storage(DbError::Conflict)) => {}
         Err(error) => return Err(RoomRouteError::Unavailable(error.to_string())),
     }

@@ -154,6 +154,8 @@ pub struct NewRoom {
     pub expires_at: Timestamp,
     /// How the room's games are timed; `None` for the default.
     pub time_control: Option<TimeControl>,
+    /// Whether the room's games start from an XOT opening.
+    pub xot: bool,
 }
 
 /// A stored friend room.
@@ -170,6 +172,8 @@ pub struct RoomRow {
     pub games_played: u32,
     /// How the room's games are timed; `None` for the default.
     pub time_control: Option<TimeControl>,
+    /// Whether the room's games start from an XOT opening.
+    pub xot: bool,
 }
 
 /// Where a game's analysis stands.

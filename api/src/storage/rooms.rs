@@ -8,7 +8,7 @@ use super::{
 use crate::domain::{RoomCode, Timestamp};
 
 const ROOM_COLUMNS: &str = "code, host_id, host_name, guest_id, guest_name, created_at, expires_at, game_id, games_played, \
-     time_control";
+     time_control, xot";
 
 impl Store {
     /// Stores a new room with its host and no guest.
@@ -18,8 +18,9 @@ impl Store {
     pub async fn create_room(&self, room: &NewRoom) -> DbResult<()> {
         let mut db = self.write_connection().await?;
         sqlx::query(
-            "INSERT INTO rooms (code, host_id, host_name, created_at, expires_at, time_control) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO rooms (code, host_id, host_name, created_at, expires_at, time_control, \
+                xot) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(room.code.as_str())
         .bind(room.host.id.as_str())
@@ -27,6 +28,7 @@ impl Store {
         .bind(room.created_at.0)
         .bind(room.expires_at.0)
         .bind(room.time_control.map(|control| control.to_string()))
+        .bind(i32::from(room.xot))
         .execute(&mut *db)
         .await?;
         Ok(())
@@ -97,5 +99,6 @@ fn room_row(row: &AnyRow) -> DbResult<RoomRow> {
         game_id: parse_opt("rooms.game_id", get(row, "game_id")?)?,
         games_played: convert("rooms.games_played", get::<i32>(row, "games_played")?)?,
         time_control: parse_opt("rooms.time_control", get(row, "time_control")?)?,
+        xot: get::<i32>(row, "xot")? != 0,
     })
 }

@@ -522,3 +522,37 @@ async fn a_room_with_a_control_not_offered_or_unreadable_is_refused_and_not_made
     let unknown = ann.post("/api/rooms", &json!({ "clock": "3+2" })).await;
     assert_eq!(unknown.status(), 400);
 }
+
+#[actix_web::test]
+async fn a_room_asked_for_xot_starts_each_game_from_an_opening_its_rematch_keeps() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let bob = app.user("Bob").await;
+    let created = ann.post("/api/rooms", &json!({ "control": "3+2", "xot": true })).await;
+    assert_eq!(created.status(), 201);
+    let room: Value = created.json().await.unwrap();
+    assert_eq!((&room["control"], &room["xot"]), (&json!("3+2"), &json!(true)));
+    let join = format!("/api/rooms/{}/join", room["code"].as_str().unwrap());
+    let joined: Value = bob.post(&join, &json!({})).await.json().await.unwrap();
+    let id = joined["game_id"].as_str().unwrap().to_owned();
+    let (_, view) = ann.join(&id).await;
+    assert!(view["opening"].is_string(), "{view}");
+    assert_eq!(view["moves"].as_array().unwrap().len(), 8);
+    assert_eq!(view["control"], "3+2");
+    assert_eq!(view["to_move"], "black");
+
+    let started = resigned_and_rematched(&ann, &bob, &id).await;
+    let (_, next) = ann.join(started["game_id"].as_str().unwrap()).await;
+    assert_eq!((&next["opening"], &next["moves"]), (&view["opening"], &view["moves"]));
+    assert_ne!(next["you"], view["you"], "colours swapped");
+}
+
+#[actix_web::test]
+async fn a_room_is_from_the_standard_start_unless_asked_and_xot_must_be_true_or_false() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let room: Value = ann.post("/api/rooms", &json!({})).await.json().await.unwrap();
+    assert_eq!(room["xot"], false);
+    let refused = ann.post("/api/rooms", &json!({ "xot": "yes" })).await;
+    assert_eq!(refused.status(), 400);
+}

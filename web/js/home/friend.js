@@ -44,7 +44,7 @@ async function waitForFriend(code) {
 export function initFriend() {
   $('create-link').addEventListener('click', (event) => busy(event.currentTarget, async () => {
     if (!(await requireSession())) return;
-    const room = await api.newRoom($('friend-control').value);
+    const room = await api.newRoom($('friend-control').value, $('friend-xot').checked);
     $('room').hidden = false;
     $('room-link').textContent = room.link;
     $('copy-status').textContent = '';
