@@ -178,11 +178,12 @@ test('two players on one device: both sides move from one page, undo takes one b
   await page.context().close();
 });
 
-test('a friend room with XOT openings starts its game after the opening\'s eight moves', async () => {
+test('a daily friend room with XOT openings starts after the opening and says by when to move', async () => {
   const host = await newPage(setup.browser);
   const guest = await newPage(setup.browser);
   await host.goto(`${setup.server.base}/`);
   await setNickname(host, 'Xan');
+  await host.selectOption('#friend-control', '1d');
   await host.check('#friend-xot');
   await host.click('#create-link');
   await host.waitForSelector('#room:not([hidden])');
@@ -193,7 +194,10 @@ test('a friend room with XOT openings starts its game after the opening\'s eight
   for (const page of [host, guest]) await page.waitForURL(/\/game\//);
   for (const page of [host, guest]) {
     await page.waitForSelector('body[data-you]');
-    assert.equal(await page.textContent('#stakes'), 'With a friend · 30 s a move · XOT opening');
+    // Black moves first after the opening, within a day: by when, in the page's local time.
+    const who = (await you(page)) === 'black' ? 'your move' : 'Black to move';
+    assert.match(await page.textContent('#stakes'),
+      new RegExp(`^With a friend · 1 day a move · XOT opening · ${who} by .+\\d\\d:\\d\\d`));
     assert.equal(await plies(page), 8);
   }
   for (const page of [host, guest]) assertNoConsoleErrors(page);

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  canPlay, clockLeft, initialModel, reduce, resultTitle, shownPosition, stakesLine, view,
+  canPlay, clockLeft, dailyDeadline, initialModel, reduce, resultTitle, shownPosition, stakesLine, view,
 } from '../../web/js/game/model.js';
 
 const START = `${'-'.repeat(27)}OX------XO${'-'.repeat(27)}`;
@@ -105,4 +105,13 @@ test('the stakes line names the kind of game and its clock as players write it',
   assert.equal(stakesLine({ mode: 'same_device' }), 'On this device · no clock');
   assert.equal(stakesLine({ mode: 'computer', control: null, opening: 'd3 c5 f6 f5 g6 g7 h8 g5' }),
     'Against the computer · no clock · XOT opening');
+});
+
+test('a live daily game has a deadline for the side to move: its time left from now', () => {
+  const daily = reduce(initialModel(), snapshot({
+    control: '2d', clocks: { black_ms: 172800000, white_ms: 172800000, running: 'black' },
+  }), 1000);
+  assert.equal(dailyDeadline(daily, 61000), 61000 + 172800000 - 60000);
+  const perMove = reduce(initialModel(), snapshot(), 1000);
+  assert.equal(dailyDeadline(perMove, 2000), null);
 });

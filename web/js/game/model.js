@@ -212,6 +212,16 @@ export const isPlayer = (game) => Boolean(game) && game.you !== Seat.SPECTATOR;
 export const canPlay = (game) =>
   Boolean(game) && game.status === Status.LIVE && (game.you === Seat.BOTH || game.you === game.to_move);
 
+/** When the side to move of a live daily game must have moved, in milliseconds on the page's
+ *  clock (`now`'s), or null for other games. */
+export function dailyDeadline(model, now) {
+  const game = model.game;
+  if (!game || game.status !== Status.LIVE || !/^\d+d$/.test(game.control || '')) return null;
+  const running = game.clocks && game.clocks.running;
+  if (!running) return null;
+  return now + clockLeft(model, running, now);
+}
+
 /** The milliseconds left on `side`'s clock at `now`, or null for an untimed game. */
 export function clockLeft(model, side, now) {
   const clocks = model.game && model.game.clocks;

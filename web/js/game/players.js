@@ -1,7 +1,7 @@
 // The players' boxes: names, disc counts, clocks and presence. Every box keeps its size
 // whatever it shows, so nothing under it moves during a game.
-import { Mode, Side, Status } from '../protocol.js';
-import { clockLeft, playerName, stakesLine } from './model.js';
+import { Mode, Seat, Side, Status } from '../protocol.js';
+import { clockLeft, dailyDeadline, playerName, stakesLine } from './model.js';
 
 const $ = (id) => document.getElementById(id);
 export const LOW_TIME_MS = 10000;
@@ -22,6 +22,22 @@ export function formatMs(ms) {
   return `${Math.floor(seconds / 60)}:${pad(seconds % 60)}`;
 }
 
+const DEADLINE = new Intl.DateTimeFormat(undefined, {
+  weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit',
+});
+
+/** In a live daily game, by when the side to move must move, as a local date and time:
+ *  " · your move by Tue 8 Dec, 14:05". */
+function deadlineText(model) {
+  const now = performance.now();
+  const deadline = dailyDeadline(model, now);
+  if (deadline === null) return '';
+  const at = new Date(Date.now() + (deadline - now));
+  const running = model.game.clocks.running;
+  const who = model.game.you === running || model.game.you === Seat.BOTH ? 'your move' : `${running === Side.BLACK ? 'Black' : 'White'} to move`;
+  return ` · ${who} by ${DEADLINE.format(at)}`;
+}
+
 /** The names, counts and presence; `counts` are those of the position shown. */
 export function renderPlayers(model, counts) {
   const { game } = model;
@@ -35,7 +51,7 @@ export function renderPlayers(model, counts) {
     $(`player-${side}`).classList.toggle('away', away);
     $(`presence-${side}`).setAttribute('aria-hidden', away ? 'false' : 'true');
   }
-  $('stakes').textContent = stakesLine(game);
+  $('stakes').textContent = stakesLine(game) + deadlineText(model);
   document.body.dataset.mode = game.mode;
   document.body.dataset.timed = String(Boolean(game.clocks) || [Mode.FRIEND, Mode.QUICK, Mode.RANKED].includes(game.mode));
 }
