@@ -21,7 +21,7 @@ test('friend by link: create, join, play, resign with confirmation, rematch swap
 
   await guest.goto(link);
   await guest.waitForSelector('#join-card:not([hidden])');
-  assert.match(await guest.textContent('#join-invite'), /Ann invites you/);
+  assert.equal(await guest.textContent('#join-invite'), 'Ann invites you to a game of Reversi.');
   await guest.fill('#nickname', 'Ben');
   await guest.click('#join');
   await guest.waitForURL(/\/game\//);
@@ -189,6 +189,8 @@ test('a daily friend room with XOT openings starts after the opening and says by
   await host.waitForSelector('#room:not([hidden])');
   await guest.goto((await host.textContent('#room-link')).trim());
   await guest.waitForSelector('#join-card:not([hidden])');
+  assert.equal(await guest.textContent('#join-invite'),
+    'Xan invites you to a game of Reversi: 1 day a move, from an XOT opening.');
   await guest.fill('#nickname', 'Yul');
   await guest.click('#join');
   for (const page of [host, guest]) await page.waitForURL(/\/game\//);

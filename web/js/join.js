@@ -1,6 +1,7 @@
 // The friend-link landing page /join/{code}: pick a nickname if needed, press Join.
 import * as api from './api.js';
 import { whoAmI } from './account.js';
+import { controlName } from './text.js';
 import './header.js';
 
 const $ = (id) => document.getElementById(id);
@@ -21,7 +22,9 @@ async function load() {
   try {
     const room = await api.room(code);
     $('join-card').hidden = false;
-    $('join-invite').textContent = `${room.host} invites you to a game of Reversi.`;
+    // The room's terms, when it has other than the default clock and start.
+    const terms = [room.control && controlName(room.control), room.xot && 'from an XOT opening'].filter(Boolean);
+    $('join-invite').textContent = `${room.host} invites you to a game of Reversi${terms.length ? `: ${terms.join(', ')}` : ''}.`;
     status.textContent = room.guest ? `${room.guest} has joined this link already.` : '';
     if (room.game_id && room.guest) status.textContent += ' If that was you, press Join to return to the game.';
   } catch (error) {
