@@ -28,6 +28,7 @@ on_both_backends!(
     a_reachable_database_answers_ping,
     a_created_game_reads_back_exactly,
     a_game_reads_back_without_its_moves,
+    a_players_live_games_against_people_come_with_their_ply_counts_newest_first,
     whether_a_game_exists_is_answered_without_reading_its_row,
     creating_a_game_with_a_taken_id_is_a_conflict,
     an_unknown_game_is_not_found_by_any_method,
@@ -235,6 +236,34 @@ async fn a_created_game_reads_back_exactly(db: Db) {
         let record = db.store.load_game(&game.id).await.unwrap();
         assert_eq!(record, GameRecord { game: created(game), moves: vec![] });
     }
+}
+
+async fn a_players_live_games_against_people_come_with_their_ply_counts_newest_first(db: Db) {
+    let older = new_game();
+    let newer = NewGame { mode: Mode::Quick, created_at: T0.plus(10_000), ..new_game() };
+    let over = NewGame { created_at: T0.plus(20_000), ..new_game() };
+    let computer = computer_game(1, T0.plus(30_000));
+    let others = NewGame {
+        black: SeatRow { id: Some(player(3)), name: "Cy".into() },
+        created_at: T0.plus(40_000),
+        ..new_game()
+    };
+    create_with_moves(&db.store, &older, &[place("d3")]).await;
+    create_with_moves(&db.store, &newer, &[place("d3"), place("c3"), place("b3")]).await;
+    for game in [&over, &computer, &others] {
+        db.store.create_game(game).await.unwrap();
+    }
+    db.store.finish_game(&over.id, &finished(T0.plus(25_000))).await.unwrap();
+    let listed: Vec<(GameId, u32)> = db
+        .store
+        .live_games_of(&player(1), 10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|(game, plies)| (game.id, plies))
+        .collect();
+    assert_eq!(listed, vec![(newer.id.clone(), 3), (older.id.clone(), 1)]);
+    assert_eq!(db.store.live_games_of(&player(1), 1).await.unwrap().len(), 1);
 }
 
 async fn a_game_reads_back_without_its_moves(db: Db) {

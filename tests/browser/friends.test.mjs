@@ -202,6 +202,15 @@ test('a daily friend room with XOT openings starts after the opening and says by
       new RegExp(`^With a friend · 1 day a move · XOT opening · ${who} by .+\\d\\d:\\d\\d`));
     assert.equal(await plies(page), 8);
   }
+  // Back home, the game is listed under Your games, with whose move it is and by when.
+  const blackPage = (await you(host)) === 'black' ? host : guest;
+  const opponent = blackPage === host ? 'Yul' : 'Xan';
+  await blackPage.goto(`${setup.server.base}/`);
+  await blackPage.waitForSelector('#my-games:not([hidden])');
+  assert.equal(await blackPage.locator('#my-games-list li').count(), 1);
+  assert.equal(await blackPage.textContent('#my-games-list .lobby-players'), `Your move · against ${opponent}`);
+  assert.match(await blackPage.textContent('#my-games-list .lobby-meta'),
+    /^With a friend · 1 day a move · XOT opening · move by .+\d\d:\d\d/);
   for (const page of [host, guest]) assertNoConsoleErrors(page);
   for (const page of [host, guest]) await page.context().close();
 });

@@ -75,6 +75,8 @@ export function newRoom(control, xot = false) {
 export const room = (code) => request('GET', `/api/rooms/${encodeURIComponent(code)}`);
 export const stats = () => request('GET', '/api/stats');
 export const lobby = () => request('GET', '/api/lobby');
+/** The session player's live games against people, theirs to move first. */
+export const myGames = () => request('GET', '/api/me/games');
 export const joinRoom = (code) => request('POST', `/api/rooms/${encodeURIComponent(code)}/join`);
 export const auth = () => request('GET', '/api/auth');
 export const setAccountName = (name) => request('POST', '/api/account/name', { name });

@@ -6,6 +6,7 @@ import { initComputer } from './home/computer.js';
 import { initDevice } from './home/device.js';
 import { initFriend } from './home/friend.js';
 import { initLobby } from './home/lobby.js';
+import { refreshMyGames } from './home/my-games.js';
 import { initNickname, renderNickname } from './home/nickname.js';
 import { initNotice } from './home/notice.js';
 import { initQuick } from './home/quick.js';
@@ -23,4 +24,5 @@ initLobby();
 whoAmI().then((who) => {
   renderNickname(who);
   renderRanked(who);
+  if (who.me) refreshMyGames();
 });

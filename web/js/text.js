@@ -20,3 +20,10 @@ export function controlName(control) {
   if (daily) return `${daily[1]} day${daily[1] === '1' ? '' : 's'} a move`;
   return text;
 }
+
+const DEADLINE = new Intl.DateTimeFormat(undefined, {
+  weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit',
+});
+
+/** A deadline as a local date and time: "Tue 8 Dec, 14:05" (in the browser's language). */
+export const formatDeadline = (at) => DEADLINE.format(at);

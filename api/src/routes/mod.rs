@@ -10,6 +10,7 @@ mod games;
 mod health;
 mod lobby;
 mod metrics;
+mod my_games;
 mod pages;
 mod players;
 mod puzzles;
@@ -36,6 +37,7 @@ pub fn configure(config: &mut ServiceConfig, probes: Probes) {
         configure_probes(config);
     }
     session::configure(config);
+    my_games::configure(config);
     auth::configure(config);
     account::configure(config);
     players::configure(config);

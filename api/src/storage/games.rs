@@ -506,6 +506,37 @@ impl Store {
     }
 }
 
+impl Store {
+    /// A player's live games against people (friend, quick, ranked), each with how many plies
+    /// it has (passes included, so its parity says whose turn it is), the most recently changed
+    /// first.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] if a stored value is corrupt.
+    pub async fn live_games_of(
+        &self,
+        player_id: &PlayerId,
+        limit: u32,
+    ) -> DbResult<Vec<(GameRow, u32)>> {
+        sqlx::query(&format!(
+            "SELECT {columns}, \
+                 (SELECT COUNT(*) FROM moves m WHERE m.game_id = games.id) AS ply_count \
+             FROM games \
+             WHERE (black_id = $1 OR white_id = $1) AND status = 'live' \
+               AND mode IN ('friend', 'quick', 'ranked') \
+             ORDER BY updated_at DESC, id DESC LIMIT $2",
+            columns = game_columns("games"),
+        ))
+        .bind(player_id.as_str())
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(|row| Ok((game_row(row)?, convert("ply_count", get::<i64>(row, "ply_count")?)?)))
+        .collect()
+    }
+}
+
 /// Queues, inside the transaction that finishes it, the review of `game_id` by `engine`,
 /// unless the game has an analysis already.
 async fn queue_review(

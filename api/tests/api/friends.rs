@@ -556,3 +556,42 @@ async fn a_room_is_from_the_standard_start_unless_asked_and_xot_must_be_true_or_
     let refused = ann.post("/api/rooms", &json!({ "xot": "yes" })).await;
     assert_eq!(refused.status(), 400);
 }
+
+#[actix_web::test]
+async fn my_games_list_the_live_ones_mine_to_move_first_with_a_daily_deadline() {
+    let app = spawn_app_with_clock().await;
+    let (black, mut black_socket, white, mut white_socket, id, view) =
+        timed_friend_game(&app, "2d").await;
+    assert_eq!(view["control"], "2d");
+    let mine = listed(&black).await;
+    assert_eq!(mine.len(), 1);
+    assert_eq!(mine[0]["id"], id.as_str());
+    assert_eq!(mine[0]["url"], format!("/game/{id}"));
+    assert_eq!((&mine[0]["mode"], &mine[0]["control"]), (&json!("friend"), &json!("2d")));
+    assert_eq!((&mine[0]["you"], &mine[0]["your_turn"]), (&json!("black"), &json!(true)));
+    assert_eq!(mine[0]["opponent"], view["players"]["white"]["name"]);
+    assert_eq!(mine[0]["xot"], false);
+    let deadline = mine[0]["deadline"].as_i64().expect("a daily deadline");
+    assert_eq!(listed(&white).await[0]["your_turn"], false);
+
+    // After Black's move it is White's turn, with a fresh two days.
+    app.advance(60_000);
+    black_socket.play("d3").await;
+    white_socket.expect("moved").await;
+    assert_eq!(listed(&black).await[0]["your_turn"], false);
+    let theirs = listed(&white).await;
+    assert_eq!(theirs[0]["your_turn"], true);
+    assert_eq!(theirs[0]["deadline"].as_i64().unwrap(), deadline + 60_000);
+
+    // Over, it is listed no more.
+    white_socket.send(json!({ "type": "resign" })).await;
+    black_socket.until("ended").await;
+    assert_eq!(listed(&black).await, Vec::<Value>::new());
+    assert_eq!(app.stranger().get("/api/me/games").await.status(), 401);
+}
+
+/// `user`'s live games, as `GET /api/me/games` lists them.
+async fn listed(user: &User) -> Vec<Value> {
+    let body: Value = user.get("/api/me/games").await.json().await.unwrap();
+    body["games"].as_array().unwrap().clone()
+}

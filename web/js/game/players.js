@@ -1,6 +1,7 @@
 // The players' boxes: names, disc counts, clocks and presence. Every box keeps its size
 // whatever it shows, so nothing under it moves during a game.
 import { Mode, Seat, Side, Status } from '../protocol.js';
+import { formatDeadline } from '../text.js';
 import { clockLeft, dailyDeadline, playerName, stakesLine } from './model.js';
 
 const $ = (id) => document.getElementById(id);
@@ -22,10 +23,6 @@ export function formatMs(ms) {
   return `${Math.floor(seconds / 60)}:${pad(seconds % 60)}`;
 }
 
-const DEADLINE = new Intl.DateTimeFormat(undefined, {
-  weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit',
-});
-
 /** In a live daily game, by when the side to move must move, as a local date and time:
  *  " · your move by Tue 8 Dec, 14:05". */
 function deadlineText(model) {
@@ -35,7 +32,7 @@ function deadlineText(model) {
   const at = new Date(Date.now() + (deadline - now));
   const running = model.game.clocks.running;
   const who = model.game.you === running || model.game.you === Seat.BOTH ? 'your move' : `${running === Side.BLACK ? 'Black' : 'White'} to move`;
-  return ` · ${who} by ${DEADLINE.format(at)}`;
+  return ` · ${who} by ${formatDeadline(at)}`;
 }
 
 /** The names, counts and presence; `counts` are those of the position shown. */
