@@ -191,7 +191,7 @@ async fn create(
             };
             let setup =
                 Setup::Computer { human: human(&session), color, level: parse_level(&level)? };
-            (setup, if xot { Start::random_xot() } else { Start::Game(Game::default()) })
+            (setup, Start::new(xot))
         }
         NewGame::SameDevice => {
             let setup = Setup::SameDevice { player: human(&session) };

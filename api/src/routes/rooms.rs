@@ -4,7 +4,6 @@
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::web::{self, ServiceConfig};
-use outflank_engine::Game;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -251,8 +250,7 @@ async fn join(
     // with the winner's game, as joining again does.
     let setup = Setup::Friend { black, white };
     let control = room.time_control.unwrap_or(hub.timing().default_control());
-    let start = if room.xot { Start::random_xot() } else { Start::Game(Game::default()) };
-    match hub.create((setup, control), start, Some(&code), Origin::people()).await {
+    match hub.create((setup, control), Start::new(room.xot), Some(&code), Origin::people()).await {
         Ok(_) | Err(ServiceError::Storage(DbError::Conflict)) => {}
         Err(error) => return Err(RoomRouteError::Unavailable(error.to_string())),
     }

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use outflank_engine::Color;
 use outflank_engine::ai::Level;
-use outflank_engine::{Color, Game};
 use outflank_matchmaker::{
     AnyQueue, Decision, Millis, Policy, PoolSeek, Queue, QueueError, QueueKind, SeekerId, Ticket,
 };
@@ -59,11 +59,6 @@ impl std::fmt::Debug for Matchmaking {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Matchmaking").field("policy", &self.policy).finish_non_exhaustive()
     }
-}
-
-/// How a game of `pool` starts: from an XOT opening drawn at random in the XOT pool.
-fn start(pool: Pool) -> Start {
-    if pool.is_xot() { Start::random_xot() } else { Start::Game(Game::default()) }
 }
 
 /// Matchmaking times as the queue counts them.
@@ -269,7 +264,13 @@ impl Matchmaking {
                 // Whichever node creates the game first draws the opening; the other finds
                 // the game made and joins it.
                 self.hub
-                    .create_with_id(game_id.clone(), (setup, control), start(pool), None, origin)
+                    .create_with_id(
+                        game_id.clone(),
+                        (setup, control),
+                        Start::new(pool.is_xot()),
+                        None,
+                        origin,
+                    )
                     .await?;
                 Ok(Paired { game_id, pool, opponent, computer: None })
             }
@@ -278,8 +279,10 @@ impl Matchmaking {
                 let color = if rand::random::<bool>() { Color::Black } else { Color::White };
                 let setup = Setup::Computer { human: me.clone(), color, level };
                 let origin = Origin::stand_in(client);
-                let game_id =
-                    self.hub.create_within_budget((setup, control), start(pool), origin).await?;
+                let game_id = self
+                    .hub
+                    .create_within_budget((setup, control), Start::new(pool.is_xot()), origin)
+                    .await?;
                 let opponent = crate::live::Player::Computer(level).display_name();
                 Ok(Paired { game_id, pool, opponent, computer: Some(level) })
             }

@@ -197,9 +197,10 @@ impl GameHub {
         self.refuse_when_stopping()?;
         let now = self.inner.context.clock.now();
         let context = &self.inner.context;
-        let (game, opening) = start.into().into_parts();
+        let start = start.into();
+        let game = start.game();
         let mut row = convert::new_game(&id, &setup, game.start(), (control, room), &origin, now);
-        row.opening = opening;
+        row.opening = start.opening();
         let room_game = room.map(|_| RoomGame::First);
         match context.store.create_game_with(&row, game.plies(), now, room_game).await {
             Ok(()) => {}
@@ -211,10 +212,7 @@ impl GameHub {
         }
         // A new id is free, so this claims it; the claim tells other nodes where it runs.
         context.router.claim(&id).await?;
-        let state = match opening {
-            Some(opening) => GameState::xot(id, setup, opening, control, context.timing, now),
-            None => GameState::timed(id, setup, game, control, context.timing, now),
-        };
+        let state = start.into_state(id, setup, (control, context.timing), now);
         self.start(state, origin);
         Ok(())
     }

@@ -31,6 +31,7 @@ use super::convert;
 use super::local_game::{LocalGame, Request, Subscription};
 use super::origin::Origin;
 use super::router::Router;
+use super::start::Start;
 
 /// How long a game's task stays up with nobody watching once the game is over (for rematches and
 /// late viewers), or while a game without a clock waits for its player; a later request starts
@@ -330,11 +331,10 @@ impl GameTask {
                         now,
                     );
                     // A rematch of an XOT game starts from the same opening.
-                    let opening = self.state.opening();
-                    row.opening = opening;
-                    let plies = opening.map(|opening| opening.moves().to_vec()).unwrap_or_default();
+                    let start = Start::rematch_of(self.state.opening());
+                    row.opening = start.opening();
                     let room_game = room.as_ref().map(|_| RoomGame::Rematch { of: id });
-                    store.create_game_with(&row, &plies, now, room_game).await?;
+                    store.create_game_with(&row, start.game().plies(), now, room_game).await?;
                 }
                 _ => {}
             }
@@ -366,16 +366,9 @@ impl GameTask {
                     }
                 }
                 Event::RematchStarted { game_id, setup, .. } => {
-                    let (id, setup, timing) = (game_id.clone(), setup.clone(), self.context.timing);
-                    let next = match self.state.opening() {
-                        Some(opening) => {
-                            GameState::xot(id, setup, opening, self.control(), timing, now)
-                        }
-                        None => {
-                            let game = outflank_engine::Game::default();
-                            GameState::timed(id, setup, game, self.control(), timing, now)
-                        }
-                    };
+                    let start = Start::rematch_of(self.state.opening());
+                    let timing = (self.control(), self.context.timing);
+                    let next = start.into_state(game_id.clone(), setup.clone(), timing, now);
                     self.start_rematch(next).await?;
                 }
                 _ => {}
