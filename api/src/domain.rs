@@ -427,12 +427,13 @@ text_enum!(
 );
 
 impl Mode {
-    /// Whether moves are timed (every mode between two people at a distance).
+    /// Whether moves are always timed (every mode between two people at a distance); a game
+    /// against the computer is timed when a control was chosen for it.
     pub const fn has_clock(self) -> bool {
         matches!(self, Mode::Friend | Mode::Quick | Mode::Ranked)
     }
 
-    /// Whether a player may take moves back.
+    /// Whether a player may take moves back (in an untimed game of the mode).
     pub const fn allows_undo(self) -> bool {
         matches!(self, Mode::Computer | Mode::SameDevice)
     }

@@ -8,6 +8,7 @@ use outflank_api::accounts::PublicName;
 use outflank_api::domain::{
     ClientKey, EndReason, GameId, GameStatus, Mode, PlayerId, PuzzleId, RoomCode, Timestamp, Winner,
 };
+use outflank_api::live::TimeControl;
 use outflank_api::storage::{
     AnalysisRequester, AnalysisRow, AnalysisStatus, Backend, DbError, FinishedGame, GameRecord,
     GameRow, GameSource, InProgress, MoveRow, NewGame, NewRoom, OpenAnalyses, PuzzleCounts,
@@ -28,7 +29,7 @@ on_both_backends!(
     a_reachable_database_answers_ping,
     a_created_game_reads_back_exactly,
     a_game_reads_back_without_its_moves,
-    a_players_live_games_against_people_come_with_their_ply_counts_newest_first,
+    a_players_live_games_against_people_or_the_computer_come_with_ply_counts_newest_first,
     whether_a_game_exists_is_answered_without_reading_its_row,
     creating_a_game_with_a_taken_id_is_a_conflict,
     an_unknown_game_is_not_found_by_any_method,
@@ -238,7 +239,9 @@ async fn a_created_game_reads_back_exactly(db: Db) {
     }
 }
 
-async fn a_players_live_games_against_people_come_with_their_ply_counts_newest_first(db: Db) {
+async fn a_players_live_games_against_people_or_the_computer_come_with_ply_counts_newest_first(
+    db: Db,
+) {
     let older = new_game();
     let newer = NewGame { mode: Mode::Quick, created_at: T0.plus(10_000), ..new_game() };
     let over = NewGame { created_at: T0.plus(20_000), ..new_game() };
@@ -262,7 +265,8 @@ async fn a_players_live_games_against_people_come_with_their_ply_counts_newest_f
         .into_iter()
         .map(|(game, plies)| (game.id, plies))
         .collect();
-    assert_eq!(listed, vec![(newer.id.clone(), 3), (older.id.clone(), 1)]);
+    let expected = vec![(computer.id.clone(), 0), (newer.id.clone(), 3), (older.id.clone(), 1)];
+    assert_eq!(listed, expected);
     assert_eq!(db.store.live_games_of(&player(1), 1).await.unwrap().len(), 1);
 }
 
@@ -980,16 +984,33 @@ async fn abandoned_games_without_a_clock_are_aborted_and_timed_ones_left(db: Db)
     // Started as long ago as the abandoned one, but played since.
     let played = NewGame { id: GameId::generate(), ..computer.clone() };
     let timed = new_game();
-    for game in [&computer, &recent, &played, &timed] {
+    // Against the computer under a chosen control: its clock runs, so it is never abandoned.
+    let timed_computer = NewGame {
+        id: GameId::generate(),
+        time_control: Some(TimeControl::fischer(3, 2)),
+        turn_started_at: Some(T0),
+        ..computer.clone()
+    };
+    for game in [&computer, &recent, &played, &timed, &timed_computer] {
         db.store.create_game(game).await.unwrap();
     }
     db.store.append_move(&played.id, 0, place("d3"), T0.plus(10_000)).await.unwrap();
     let ended = db.store.abort_abandoned_games(T0.plus(5_000), T0.plus(99_000)).await.unwrap();
     assert_eq!(ended, 1);
+    let resumed: Vec<GameId> = db
+        .store
+        .live_timed_games()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|record| record.game.id)
+        .collect();
+    assert!(resumed.contains(&timed_computer.id), "a timed computer game resumes after a restart");
+    assert!(!resumed.contains(&recent.id), "an untimed one waits for its player");
     let stored = db.store.load_game(&computer.id).await.unwrap().game;
     assert_eq!((stored.status, stored.end_reason), (GameStatus::Aborted, Some(EndReason::Aborted)));
     assert_eq!(stored.finished_at, Some(T0.plus(99_000)));
-    for game in [&recent, &played, &timed] {
+    for game in [&recent, &played, &timed, &timed_computer] {
         assert_eq!(db.store.load_game(&game.id).await.unwrap().game.status, GameStatus::Live);
     }
 }

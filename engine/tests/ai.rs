@@ -186,6 +186,30 @@ fn midgame_searches_stay_within_their_node_budget() {
 }
 
 #[test]
+fn a_search_within_a_node_bound_visits_no_more_and_still_plays_legally() {
+    let mut rng = Rng(11);
+    let mut positions = vec![after("f5 d6 c3 d3 c4 f4 f6 f3 e6 e7")];
+    positions.extend([12, 16, 20, 24].into_iter().filter_map(|e| random_endgame(&mut rng, e)));
+    for max_nodes in [300, 20_000, 300_000] {
+        for board in &positions {
+            let choice = Search::for_level_within(Level::HARD, max_nodes).run(board, None).unwrap();
+            assert_legal(board, &choice, "hard within a bound");
+            assert!(choice.nodes <= max_nodes, "{max_nodes} nodes in {board}: {choice:?}");
+        }
+    }
+}
+
+#[test]
+fn limits_already_within_a_node_bound_are_unchanged() {
+    for level in Level::ALL {
+        assert_eq!(level.limits().within(100_000_000), level.limits(), "{level}");
+    }
+    let shrunk = Level::HARD.limits().within(60_000);
+    assert_eq!((shrunk.node_budget, shrunk.exact_node_limit), (30_000, 20_000));
+    assert_eq!(shrunk.exact_empties, 12);
+}
+
+#[test]
 fn hard_looks_deeper_than_medium_and_medium_deeper_than_easy() {
     let board = after("f5 d6 c3 d3 c4 f4 f6 f3 e6 e7");
     let depth = |level| best_move(&board, level, None).unwrap().depth;

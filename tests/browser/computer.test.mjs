@@ -50,6 +50,18 @@ test('a game against the computer from an XOT opening starts after its eight mov
   await page.context().close();
 });
 
+test('a game against the computer chosen with a 3+2 clock shows both clocks and offers no undo', async () => {
+  const page = await newPage(setup.browser);
+  await startComputerGame(page, setup.server.base, { name: 'Tia', control: '3+2' });
+  assert.equal(await waitForTurnOrEnd(page), 'live');
+  assert.equal(await page.textContent('#stakes'), 'Against the computer · 3+2');
+  assert.equal(await page.isVisible('#clock-black'), true);
+  assert.match(await page.textContent('#clock-white'), /^3:00$/);
+  assert.equal(await page.isVisible('#undo'), false);
+  assertNoConsoleErrors(page);
+  await page.context().close();
+});
+
 test('the level list names each level with its rating and suggests one for the player', async () => {
   const page = await newPage(setup.browser);
   await page.goto(`${setup.server.base}/`);

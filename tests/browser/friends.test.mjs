@@ -183,7 +183,7 @@ test('a daily friend room with XOT openings starts after the opening and says by
   const guest = await newPage(setup.browser);
   await host.goto(`${setup.server.base}/`);
   await setNickname(host, 'Xan');
-  await host.selectOption('#friend-control', '1d');
+  await host.click('#friend-control label:has(input[value="1d"])');
   await host.check('#friend-xot');
   await host.click('#create-link');
   await host.waitForSelector('#room:not([hidden])');

@@ -246,11 +246,12 @@ export async function setNickname(page, name) {
 }
 
 /** Starts a computer game from the home page. */
-export async function startComputerGame(page, base, { level = 1, color = 'black', name = 'Ann', xot = false } = {}) {
+export async function startComputerGame(page, base, { level = 1, color = 'black', name = 'Ann', xot = false, control = '' } = {}) {
   await page.goto(`${base}/`);
   await setNickname(page, name);
   await page.selectOption('#level', String(level));
   await page.check(`input[name="color"][value="${color}"]`);
+  await page.check(`#computer-control input[value="${control}"]`);
   if (xot) await page.check('#computer-xot');
   await page.click('#play-computer');
   await page.waitForURL(/\/game\/[A-Za-z0-9]+$/);

@@ -15,7 +15,7 @@ async function friendGame(control = '') {
   const guest = await newPage(setup.browser);
   await host.goto(`${setup.server.base}/`);
   await setNickname(host, 'Cleo');
-  await host.selectOption('#friend-control', control);
+  await host.check(`#friend-control input[value="${control}"]`);
   await host.click('#create-link');
   await host.waitForSelector('#room:not([hidden])');
   await guest.goto((await host.textContent('#room-link')).trim());

@@ -137,10 +137,12 @@ test('alone in the queue, the player gets the computer, clearly labelled', async
 test('two people choosing blitz are paired into a 3+2 game', async () => {
   const ann = await home(people, 'Ann');
   const ben = await home(people, 'Ben');
-  assert.deepEqual(await ann.$$eval('#quick-pool option', (options) => options.map((option) => option.textContent)),
-    ['30 s a move', 'Blitz 3+2', 'Rapid 10+5', 'Daily, 2 days a move', 'XOT 5+3']);
+  assert.deepEqual(await ann.$$eval('#quick-pool label', (tiles) => tiles.map((tile) => tile.textContent)),
+    ['30 sa move', '3+2Blitz', '10+5Rapid', '2dDaily', '5+3XOT']);
+  assert.equal(await ann.$eval('#quick-pool input:checked', (input) => input.value), '30s');
   assert.match(await ann.textContent('#quick-about'), /^A quick game against someone at random: 30 s a move, not rated\./);
-  for (const page of [ann, ben]) await page.selectOption('#quick-pool', 'blitz');
+  // One tap on a tile chooses the control.
+  for (const page of [ann, ben]) await page.click('#quick-pool label:has(input[value="blitz"])');
   assert.match(await ann.textContent('#quick-about'), /^A quick game against someone at random: Blitz 3\+2, not rated\./);
   await ann.click('#quick-game');
   await ann.waitForFunction(() => /Searching for an opponent/.test(document.querySelector('#quick-status').textContent));

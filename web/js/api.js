@@ -41,7 +41,12 @@ async function request(method, path, body) {
 export const me = () => request('GET', '/api/me');
 export const startSession = (nickname) => request('POST', '/api/session', { nickname });
 /** A game against the computer; `xot`: from a balanced eight-move opening drawn at random. */
-export const newComputerGame = (level, color, xot = false) => request('POST', '/api/games', { mode: 'computer', level, color, xot });
+/** A game against the computer; `control` (e.g. `3+2`) times it, none or '' leaves it untimed. */
+export function newComputerGame(level, color, { xot = false, control = '' } = {}) {
+  const body = { mode: 'computer', level, color, xot };
+  if (control) body.control = control;
+  return request('POST', '/api/games', body);
+}
 export const newSameDeviceGame = () => request('POST', '/api/games', { mode: 'same_device' });
 export const computerLevels = () => request('GET', '/api/computer/levels');
 export const importGame = (record, level) => request('POST', '/api/games/import', { record, level });

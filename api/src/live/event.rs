@@ -30,6 +30,9 @@ pub struct SearchRequest {
     pub level: Level,
     /// The reply is shown no sooner than this; an earlier answer is held until then.
     pub not_before: Timestamp,
+    /// Under a clock, how long the computer may think ([`super::thinking_time`]); `None`
+    /// when the level's own budget is always in time.
+    pub think_ms: Option<i64>,
 }
 
 /// Something that happened in a live game.

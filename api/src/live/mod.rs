@@ -47,6 +47,7 @@ mod rematch;
 mod setup;
 mod snapshot;
 mod state;
+mod thinking_time;
 mod time_control;
 mod view;
 
@@ -67,5 +68,6 @@ pub use setup::{
 };
 pub use snapshot::Snapshot;
 pub use state::{GameState, RATED_AFTER_MOVES, RestoreError};
-pub use time_control::{BadTimeControl, DEFAULT_MOVE_TIME_MS, TimeControl};
+pub use thinking_time::thinking_time;
+pub use time_control::{BadTimeControl, ChosenControlError, DEFAULT_MOVE_TIME_MS, TimeControl};
 pub use view::{Clocks, Ending, LastMove, LegalMove, Ply, Position, Seat, winner_of};

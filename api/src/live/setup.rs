@@ -82,8 +82,15 @@ impl Player {
 /// so); [`Setup::rematch`] swaps people's colours deterministically.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Setup {
-    /// A person against the computer; `color` is the person's.
-    Computer { human: Human, color: Color, level: Level },
+    /// A person against the computer; `color` is the person's. Untimed unless `timed`: then
+    /// both sides play under the game's control and nobody takes moves back.
+    Computer {
+        human: Human,
+        color: Color,
+        level: Level,
+        #[serde(default)]
+        timed: bool,
+    },
     /// One person playing both sides on one device.
     SameDevice { player: Human },
     /// Two people through a friend link.
@@ -104,6 +111,21 @@ impl Setup {
             Setup::Quick { .. } => Mode::Quick,
             Setup::Ranked { .. } => Mode::Ranked,
         }
+    }
+
+    /// Whether moves are timed: always between two people at a distance, against the computer
+    /// when a control was chosen.
+    pub fn has_clock(&self) -> bool {
+        match self {
+            Setup::Computer { timed, .. } => *timed,
+            _ => self.mode().has_clock(),
+        }
+    }
+
+    /// Whether a player may take moves back: in an untimed game against the computer or on
+    /// one device.
+    pub fn allows_undo(&self) -> bool {
+        self.mode().allows_undo() && !self.has_clock()
     }
 
     /// Who plays `color`.

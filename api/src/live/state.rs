@@ -12,6 +12,7 @@ use super::rematch::Rematch;
 use super::{
     Action, Clocks, Command, CommandError, Ending, Event, GameClock, LastMove, LegalMove, Ply,
     Position, SearchId, SearchRequest, Seat, Setup, Snapshot, Stored, TimeControl, Timing,
+    thinking_time,
 };
 
 mod outcomes;
@@ -157,7 +158,6 @@ impl GameState {
         }
         let side = game.side_to_move();
         let clock = setup
-            .mode()
             .has_clock()
             .then(|| GameClock::start(control, timing.lag_allowance_ms, side, now));
         let mut state = GameState {
@@ -216,23 +216,33 @@ impl GameState {
         if self.ending.is_some() {
             return None;
         }
-        if let Some(clock) = &self.clock {
-            return clock.flag_time();
+        let held_reply =
+            self.search.filter(|search| search.reply.is_some()).map(|search| search.not_before);
+        let flag = self.clock.and_then(|clock| clock.flag_time());
+        match (held_reply, flag) {
+            (Some(reply), Some(flag)) => Some(reply.min(flag)),
+            (reply, flag) => reply.or(flag),
         }
-        self.search.filter(|search| search.reply.is_some()).map(|search| search.not_before)
     }
 
-    /// The search the game is waiting for, if the computer is to move and has not answered.
-    /// A driver starting (or restoring) a game runs it; later ones come as
+    /// The search the game is waiting for at `now`, if the computer is to move and has not
+    /// answered. A driver starting (or restoring) a game runs it; later ones come as
     /// [`Event::StartSearch`].
-    pub fn search_request(&self) -> Option<SearchRequest> {
+    pub fn search_request(&self, now: Timestamp) -> Option<SearchRequest> {
         let search = self.search.filter(|search| search.reply.is_none())?;
-        let (_, level) = self.setup.computer()?;
+        let (color, level) = self.setup.computer()?;
+        let board = self.game.board();
+        let think_ms = self.clock.and_then(|clock| {
+            let left = clock.remaining(color, now);
+            let delay = search.not_before.since(now).max(0);
+            thinking_time(clock.control(), left, board.empty().count(), delay)
+        });
         Some(SearchRequest {
             search_id: search.id,
-            board: self.game.board(),
+            board,
             level,
             not_before: search.not_before,
+            think_ms,
         })
     }
 
@@ -299,6 +309,11 @@ impl GameState {
 
     pub fn mode(&self) -> Mode {
         self.setup.mode()
+    }
+
+    /// Whether the game's moves are timed.
+    pub fn has_clock(&self) -> bool {
+        self.clock.is_some()
     }
 
     /// The version of the last public event.

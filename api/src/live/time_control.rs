@@ -162,6 +162,36 @@ impl FromStr for TimeControl {
     }
 }
 
+/// Why a control asked for cannot be played; the message lists those offered.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ChosenControlError {
+    #[error("{0}; choose one of {choices}", choices = offered_list())]
+    Unreadable(#[from] BadTimeControl),
+    #[error("{0} is not offered; choose one of {choices}", choices = offered_list())]
+    NotOffered(TimeControl),
+}
+
+/// The controls offered, as players write them: `30s, 1+0, …, 7d`.
+fn offered_list() -> String {
+    let offered: Vec<String> = TimeControl::offered().iter().map(ToString::to_string).collect();
+    offered.join(", ")
+}
+
+impl TimeControl {
+    /// The control a player asked for in `text`, if it is one of those offered.
+    ///
+    /// # Errors
+    /// [`ChosenControlError`] when `text` is no control, or one not offered.
+    pub fn chosen(text: &str) -> Result<TimeControl, ChosenControlError> {
+        let control: TimeControl = text.parse()?;
+        if control.is_offered() {
+            Ok(control)
+        } else {
+            Err(ChosenControlError::NotOffered(control))
+        }
+    }
+}
+
 impl From<TimeControl> for String {
     fn from(control: TimeControl) -> String {
         control.to_string()
@@ -226,6 +256,17 @@ mod tests {
         assert!(!TimeControl::Daily { days: 5 }.is_offered());
         assert!(!TimeControl::PerMove { move_ms: 1_500 }.is_offered());
         assert_eq!(TimeControl::offered().len(), PER_MOVE.len() + FISCHER.len() + DAILY.len());
+    }
+
+    #[test]
+    fn a_chosen_control_must_be_offered_and_the_refusal_lists_those_that_are() {
+        assert_eq!(TimeControl::chosen("3+2"), Ok(TimeControl::fischer(3, 2)));
+        let refused = TimeControl::chosen("4+2").unwrap_err();
+        assert_eq!(refused, ChosenControlError::NotOffered(TimeControl::fischer(4, 2)));
+        assert!(refused.to_string().ends_with(
+            "choose one of 30s, 1+0, 1+1, 3+0, 3+2, 5+3, 10+5, 15+10, 30+0, 1d, 2d, 3d, 7d"
+        ));
+        assert!(matches!(TimeControl::chosen("soon"), Err(ChosenControlError::Unreadable(_))));
     }
 
     #[test]

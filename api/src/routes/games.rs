@@ -18,7 +18,7 @@ use crate::http::client_address::client_key;
 use crate::http::error::{ApiError, api_error};
 use crate::identity::session::Session;
 use crate::json::positions_json;
-use crate::live::{Human, Setup};
+use crate::live::{ChosenControlError, Human, Setup, TimeControl};
 use crate::routes::players::rated_game_json;
 use crate::service::{Analyses, GameHub, Origin, OverBudget, ServiceError, Start};
 use crate::storage::{
@@ -53,6 +53,8 @@ pub enum GameRouteError {
     NotStandard,
     #[error("the game is already over; there is nothing to continue")]
     ImportedGameOver,
+    #[error(transparent)]
+    Control(#[from] ChosenControlError),
     #[error(transparent)]
     TooManyGames(#[from] OverBudget),
     #[error("the server could not save the game; please try again")]
@@ -97,6 +99,7 @@ impl ApiError for GameRouteError {
             }
             GameRouteError::ImportedGameOver => (StatusCode::UNPROCESSABLE_ENTITY, "game_over"),
             GameRouteError::NotStandard => (StatusCode::CONFLICT, "not_standard"),
+            GameRouteError::Control(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_time_control"),
             GameRouteError::TooManyGames(_) => (StatusCode::TOO_MANY_REQUESTS, "too_many_games"),
             GameRouteError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
         }
@@ -117,12 +120,14 @@ api_error!(GameRouteError);
 #[serde(tag = "mode", rename_all = "snake_case")]
 enum NewGame {
     /// Against the computer: `level` 1–10 (or easy/medium/hard), `color` the player's
-    /// (black/white); with `xot`, from an XOT opening drawn at random.
+    /// (black/white); with `xot`, from an XOT opening drawn at random; with `control`, both
+    /// sides on a clock (and no takebacks), otherwise untimed.
     Computer {
         level: LevelText,
         color: String,
         #[serde(default)]
         xot: bool,
+        control: Option<String>,
     },
     /// Two people on one device.
     SameDevice,
@@ -178,8 +183,8 @@ async fn create(
             "expected {{\"mode\": \"computer\" | \"same_device\", ...}}: {error}"
         ))
     })?;
-    let (setup, start) = match body {
-        NewGame::Computer { level, color, xot } => {
+    let (setup, control, start) = match body {
+        NewGame::Computer { level, color, xot, control } => {
             let color = match color.as_str() {
                 "black" => Color::Black,
                 "white" => Color::White,
@@ -189,9 +194,12 @@ async fn create(
                     )));
                 }
             };
+            let level = parse_level(&level)?;
+            let control = chosen(control.as_deref())?;
             let setup =
-                Setup::Computer { human: human(&session), color, level: parse_level(&level)? };
-            (setup, Start::new(xot))
+                Setup::Computer { human: human(&session), color, level, timed: control.is_some() };
+            let control = control.unwrap_or(hub.timing().default_control());
+            (setup, control, Start::new(xot))
         }
         NewGame::SameDevice => {
             let setup = Setup::SameDevice { player: human(&session) };
@@ -207,9 +215,13 @@ async fn create(
         }
     };
     let origin = Origin::client(client_key(&request));
-    let id =
-        hub.create_within_budget((setup, hub.timing().default_control()), start, origin).await?;
+    let id = hub.create_within_budget((setup, control), start, origin).await?;
     Ok(created(&id))
+}
+
+/// The control a player asked for, if any: one of those offered.
+fn chosen(text: Option<&str>) -> Result<Option<TimeControl>, ChosenControlError> {
+    text.map(TimeControl::chosen).transpose()
 }
 
 /// The body of `POST /api/games/import`.
@@ -219,6 +231,8 @@ struct Import {
     record: String,
     /// The computer's level for the continuation (not needed for a finished game).
     level: Option<LevelText>,
+    /// The continuation's time control (untimed without one).
+    control: Option<String>,
 }
 
 /// Stores an imported game that is over as a finished, unrated game of the importer's (the
@@ -303,6 +317,7 @@ async fn import(
     analyses: web::Data<Analyses>,
 ) -> Result<HttpResponse, GameRouteError> {
     let game = ggf::parse_game_text(&body.record)?;
+    let control = chosen(body.control.as_deref())?;
     if game.start() != Board::start() {
         return Err(GameRouteError::ImportStart(game.start().to_string()));
     }
@@ -313,13 +328,15 @@ async fn import(
     let level = parse_level(body.level.as_ref().ok_or_else(|| {
         GameRouteError::BadRequest("a game to continue needs the computer's \"level\"".into())
     })?)?;
-    let setup = Setup::Computer { human: human(&session), color: game.side_to_move(), level };
+    let setup = Setup::Computer {
+        human: human(&session),
+        color: game.side_to_move(),
+        level,
+        timed: control.is_some(),
+    };
+    let control = control.unwrap_or(hub.timing().default_control());
     let id = hub
-        .create_within_budget(
-            (setup, hub.timing().default_control()),
-            game,
-            Origin::client(client_key(&request)),
-        )
+        .create_within_budget((setup, control), game, Origin::client(client_key(&request)))
         .await?;
     Ok(created(&id))
 }

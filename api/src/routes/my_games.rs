@@ -1,6 +1,6 @@
-//! `GET /api/me/games`: the session player's live games against people, those waiting for
-//! their move first (a daily game's by its deadline, soonest first), so that the home page can
-//! list the games to go back to.
+//! `GET /api/me/games`: the session player's live games against people or the computer, those
+//! waiting for their move first (a daily game's by its deadline, soonest first), so that the
+//! home page can list the games to go back to.
 
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;

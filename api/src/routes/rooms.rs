@@ -11,7 +11,7 @@ use crate::domain::{Nickname, RoomCode, Timestamp};
 use crate::http::PublicUrl;
 use crate::http::error::{ApiError, api_error};
 use crate::identity::session::Session;
-use crate::live::{BadTimeControl, Human, Setup, TimeControl};
+use crate::live::{ChosenControlError, Human, Setup, TimeControl};
 use crate::service::{GameHub, Origin, ServiceError, Start};
 use crate::storage::{DbError, NewRoom, RoomMember, RoomRow, Store};
 
@@ -46,18 +46,10 @@ pub enum RoomRouteError {
     OwnRoom,
     #[error("the request body is not a room: {0}")]
     BadRequest(String),
-    #[error("{0} is not offered; choose one of {choices}", choices = offered_controls())]
-    ControlNotOffered(TimeControl),
-    #[error("{0}; choose one of {choices}", choices = offered_controls())]
-    BadControl(#[from] BadTimeControl),
+    #[error(transparent)]
+    Control(#[from] ChosenControlError),
     #[error("the server could not save the room; please try again")]
     Unavailable(String),
-}
-
-/// The controls a room may be timed by, as players write them.
-fn offered_controls() -> String {
-    let offered: Vec<String> = TimeControl::offered().iter().map(ToString::to_string).collect();
-    offered.join(", ")
 }
 
 impl From<DbError> for RoomRouteError {
@@ -78,9 +70,7 @@ impl ApiError for RoomRouteError {
             RoomRouteError::Taken => (StatusCode::CONFLICT, "room_taken"),
             RoomRouteError::OwnRoom => (StatusCode::CONFLICT, "own_room"),
             RoomRouteError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
-            RoomRouteError::ControlNotOffered(_) | RoomRouteError::BadControl(_) => {
-                (StatusCode::UNPROCESSABLE_ENTITY, "bad_time_control")
-            }
+            RoomRouteError::Control(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_time_control"),
             RoomRouteError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
         }
     }
@@ -171,13 +161,8 @@ impl RoomRequest {
     }
 
     /// The control asked for, if any: one of those offered.
-    fn control(&self) -> Result<Option<TimeControl>, RoomRouteError> {
-        let Some(text) = &self.control else { return Ok(None) };
-        let control: TimeControl = text.parse()?;
-        if !control.is_offered() {
-            return Err(RoomRouteError::ControlNotOffered(control));
-        }
-        Ok(Some(control))
+    fn control(&self) -> Result<Option<TimeControl>, ChosenControlError> {
+        self.control.as_deref().map(TimeControl::chosen).transpose()
     }
 }
 

@@ -277,7 +277,10 @@ impl Matchmaking {
             Decision::Computer { rating, .. } => {
                 let level = Level::for_rating(*rating);
                 let color = if rand::random::<bool>() { Color::Black } else { Color::White };
-                let setup = Setup::Computer { human: me.clone(), color, level };
+                // The computer keeps the pool's clock, except in the default pool, where it
+                // plays untimed as it always has (SPEC §2).
+                let timed = pool != Pool::DEFAULT;
+                let setup = Setup::Computer { human: me.clone(), color, level, timed };
                 let origin = Origin::stand_in(client);
                 let game_id = self
                     .hub

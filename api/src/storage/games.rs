@@ -86,8 +86,11 @@ fn last_ply_time(table: &str) -> String {
     )
 }
 
-/// The modes whose moves are timed ([`crate::domain::Mode::has_clock`]), as an SQL list.
-pub(super) const TIMED_MODES: &str = "('friend', 'quick', 'ranked')";
+/// The SQL condition "the game `table` is timed": a mode that always is
+/// ([`crate::domain::Mode::has_clock`]), or a game against the computer stored with a control.
+pub(super) fn timed(table: &str) -> String {
+    format!("({table}.mode IN ('friend', 'quick', 'ranked') OR {table}.time_control IS NOT NULL)")
+}
 
 impl Store {
     /// Stores a new live game.
@@ -421,17 +424,19 @@ impl Store {
         Ok(GameRecord { game, moves })
     }
 
-    /// Every live game with a clock (between two people at a distance) with its moves, oldest
-    /// first: what a restarted server resumes, since their clocks run. Games without a clock
-    /// (against the computer, on one device) wait in the store until someone opens them.
+    /// Every live game with a clock (between two people at a distance, or against the computer
+    /// under a chosen control) with its moves, oldest first: what a restarted server resumes,
+    /// since their clocks run. Games without a clock (against the computer, on one device)
+    /// wait in the store until someone opens them.
     ///
     /// # Errors
     /// [`DbError::Other`] if a stored value is corrupt.
     pub async fn live_timed_games(&self) -> DbResult<Vec<GameRecord>> {
         let games = sqlx::query(&format!(
-            "SELECT {columns} FROM games WHERE status = 'live' AND mode IN {TIMED_MODES} \
+            "SELECT {columns} FROM games WHERE status = 'live' AND {timed} \
              ORDER BY created_at, id",
             columns = game_columns("games"),
+            timed = timed("games"),
         ))
         .fetch_all(&self.pool)
         .await?;
@@ -439,7 +444,8 @@ impl Store {
         let rows = sqlx::query(&format!(
             "SELECT m.game_id, m.ply, m.mv, m.played_at FROM moves m \
              JOIN games g ON g.id = m.game_id \
-             WHERE g.status = 'live' AND g.mode IN {TIMED_MODES} ORDER BY m.game_id, m.ply"
+             WHERE g.status = 'live' AND {timed} ORDER BY m.game_id, m.ply",
+            timed = timed("g"),
         ))
         .fetch_all(&self.pool)
         .await?;
@@ -457,9 +463,9 @@ impl Store {
             .collect()
     }
 
-    /// Ends as aborted every live game without a clock (against the computer, on one device)
-    /// in which nothing happened since `idle_since`: left games stop counting against their
-    /// players' limits and are not kept live for ever. Returns how many ended.
+    /// Ends as aborted every live game without a clock (against the computer untimed, on one
+    /// device) in which nothing happened since `idle_since`: left games stop counting against
+    /// their players' limits and are not kept live for ever. Returns how many ended.
     ///
     /// # Errors
     /// [`DbError::Other`] when the database fails.
@@ -472,8 +478,9 @@ impl Store {
         let ended = sqlx::query(&format!(
             "UPDATE games SET status = 'aborted', end_reason = 'aborted', finished_at = $2, \
                 updated_at = $2, turn_started_at = NULL, origin = NULL \
-             WHERE status = 'live' AND mode NOT IN {TIMED_MODES} AND {changed} < $1",
+             WHERE status = 'live' AND NOT {timed} AND {changed} < $1",
             changed = last_change("games"),
+            timed = timed("games"),
         ))
         .bind(idle_since.0)
         .bind(now.0)
@@ -507,9 +514,9 @@ impl Store {
 }
 
 impl Store {
-    /// A player's live games against people (friend, quick, ranked), each with how many plies
-    /// it has (passes included, so its parity says whose turn it is), the most recently changed
-    /// first.
+    /// A player's live games against people (friend, quick, ranked) or the computer, each with
+    /// how many plies it has (passes included, so its parity says whose turn it is), the most
+    /// recently changed first.
     ///
     /// # Errors
     /// [`DbError::Other`] if a stored value is corrupt.
@@ -523,7 +530,7 @@ impl Store {
                  (SELECT COUNT(*) FROM moves m WHERE m.game_id = games.id) AS ply_count \
              FROM games \
              WHERE (black_id = $1 OR white_id = $1) AND status = 'live' \
-               AND mode IN ('friend', 'quick', 'ranked') \
+               AND mode IN ('friend', 'quick', 'ranked', 'computer') \
              ORDER BY updated_at DESC, id DESC LIMIT $2",
             columns = game_columns("games"),
         ))

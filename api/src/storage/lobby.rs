@@ -10,7 +10,7 @@
 
 use sqlx::any::AnyRow;
 
-use super::games::{TIMED_MODES, game_columns, game_row, last_change};
+use super::games::{game_columns, game_row, last_change, timed};
 use super::{DbResult, GameRow, Store, convert, get, parse};
 use crate::accounts::rating;
 use crate::domain::{PlayerId, Timestamp};
@@ -41,7 +41,7 @@ pub struct LobbyGame {
 /// The SQL condition "live and in progress", with `$1` the time since which a game without a
 /// clock must have changed; `g` is the `games` table.
 pub(super) fn in_progress() -> String {
-    format!("g.status = 'live' AND (g.mode IN {TIMED_MODES} OR {} >= $1)", last_change("g"))
+    format!("g.status = 'live' AND ({} OR {} >= $1)", timed("g"), last_change("g"))
 }
 
 impl Store {

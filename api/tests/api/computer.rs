@@ -323,3 +323,70 @@ async fn a_game_from_the_standard_start_has_no_opening_and_xot_must_be_true_or_f
     let body = json!({ "mode": "computer", "level": "easy", "color": "black", "xot": "yes" });
     assert_eq!(ann.post("/api/games", &body).await.status(), 400);
 }
+
+#[actix_web::test]
+async fn a_game_against_the_computer_may_be_timed_and_then_has_clocks_and_no_takebacks() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let body = json!({ "mode": "computer", "level": "easy", "color": "black", "control": "3+2" });
+    let id = ann.create_game(body).await;
+    let (mut socket, view) = ann.join(&id).await;
+    assert_eq!(view["control"], "3+2");
+    assert_eq!(view["clocks"]["running"], "black");
+    assert!(view["clocks"]["white_ms"] == 180_000, "{view}");
+    socket.play("d3").await;
+    let reply = socket.expect("moved").await;
+    assert_eq!(reply["plies"][0]["color"], "white");
+    // The computer's reply is timed too: it kept its 180 s less its thinking, plus 2 s.
+    let white_ms = reply["clocks"]["white_ms"].as_i64().unwrap();
+    assert!((180_000..=182_000).contains(&white_ms), "{reply}");
+    socket.send(json!({ "type": "undo" })).await;
+    let refused = socket.expect("error").await;
+    assert_eq!(refused["code"], "undo_not_allowed", "{refused}");
+    let mine: Value = ann.get("/api/me/games").await.json().await.unwrap();
+    assert_eq!(
+        (&mine["games"][0]["mode"], &mine["games"][0]["control"]),
+        (&json!("computer"), &json!("3+2"))
+    );
+    assert_eq!(mine["games"][0]["opponent"], "Computer · level 1 (≈800)");
+}
+
+#[actix_web::test]
+async fn a_timed_computer_plays_on_while_nobody_is_connected() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let body = json!({ "mode": "computer", "level": "easy", "color": "white", "control": "1+0" });
+    let id = ann.create_game(body).await;
+    let deadline = Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let game: Value = ann.get(&format!("/api/games/{id}")).await.json().await.unwrap();
+        if game["moves"].as_array().unwrap().len() == 1 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the computer never moved: {game}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+#[actix_web::test]
+async fn a_control_not_offered_is_refused_with_the_choices_and_creates_nothing() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    for control in ["4+2", "soon", "0s"] {
+        let body =
+            json!({ "mode": "computer", "level": "easy", "color": "black", "control": control });
+        let response = ann.post("/api/games", &body).await;
+        assert_eq!(response.status(), 422, "{control}");
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "bad_time_control");
+        let message = body["error"]["message"].as_str().unwrap();
+        assert!(
+            message.ends_with(
+                "choose one of 30s, 1+0, 1+1, 3+0, 3+2, 5+3, 10+5, 15+10, 30+0, 1d, 2d, 3d, 7d"
+            ),
+            "{message}"
+        );
+    }
+    let games: Value = ann.get("/api/me/games").await.json().await.unwrap();
+    assert_eq!(games["games"], json!([]), "{games}");
+}

@@ -25,6 +25,36 @@ pub struct SearchLimits {
     pub exact_node_limit: u64,
 }
 
+impl SearchLimits {
+    /// These limits shrunk so that a whole search visits at most about `max_nodes` nodes (at
+    /// least a few hundred, enough for a one-ply look): a third for the exact solver (and
+    /// half as much again if it must fall back to win/loss/draw), half for the midgame. The
+    /// solver is tried only as deep as such a share usually finishes. Limits already within
+    /// the bound are unchanged.
+    pub fn within(self, max_nodes: u64) -> SearchLimits {
+        let max_nodes = max_nodes.max(MIN_NODES);
+        let exact_node_limit = self.exact_node_limit.min(max_nodes / 3);
+        // A deeper solve rarely finishes within a smaller share; a failed one would only
+        // waste it.
+        let solvable = match exact_node_limit {
+            0..20_000 => 10,
+            20_000..200_000 => 12,
+            200_000..2_000_000 => 14,
+            2_000_000..16_000_000 => 18,
+            _ => u32::MAX,
+        };
+        SearchLimits {
+            max_depth: self.max_depth,
+            node_budget: self.node_budget.min(max_nodes / 2),
+            exact_empties: self.exact_empties.min(solvable),
+            exact_node_limit,
+        }
+    }
+}
+
+/// The fewest nodes [`SearchLimits::within`] leaves a search.
+const MIN_NODES: u64 = 300;
+
 /// Larger than any score.
 const INFINITY: i32 = 30_000;
 
@@ -57,6 +87,12 @@ impl Search {
     /// The search a level plays with.
     pub fn for_level(level: Level) -> Search {
         Search::with(level.limits(), level.evaluation(), level.spread())
+    }
+
+    /// The search a level plays with, within about `max_nodes` nodes
+    /// ([`SearchLimits::within`]): the computer short of time on its clock.
+    pub fn for_level_within(level: Level, max_nodes: u64) -> Search {
+        Search::with(level.limits().within(max_nodes), level.evaluation(), level.spread())
     }
 
     fn with(limits: SearchLimits, evaluation: Evaluation, spread: i32) -> Search {

@@ -25,7 +25,8 @@ export function renderControls(model, { board, showLegal, play }) {
   $('after-actions').hidden = live;
   $('type-move').hidden = !live;
   $('legal-moves').hidden = !live || !showLegal;
-  $('undo').hidden = !(live && !TIMED.has(game.mode));
+  // Untimed games against the computer and on one device may take moves back.
+  $('undo').hidden = !(live && !TIMED.has(game.mode) && !game.clocks);
   $('undo').disabled = !game.moves.length;
   $('offer-draw').hidden = !(live && TIMED.has(game.mode) && game.you !== Seat.BOTH);
   $('offer-draw').disabled = game.draw_offer !== null;

@@ -5,6 +5,7 @@ import * as api from '../api.js';
 import { $, busy } from './dom.js';
 import { requireSession } from './nickname.js';
 import { copyText, selectContents } from '../clipboard.js';
+import { CONTROLS, controlTiles } from './control-tiles.js';
 
 const COPIED_FOR_MS = 2500;
 let polling = null;
@@ -42,9 +43,12 @@ async function waitForFriend(code) {
 }
 
 export function initFriend() {
+  // 30 s a move is the rooms' default: asked for by naming no control.
+  const tiles = CONTROLS.map((tile) => (tile.value === '30s' ? { ...tile, value: '' } : tile));
+  const control = controlTiles('friend-control', 'friend-control', tiles, 'outflank.friendControl');
   $('create-link').addEventListener('click', (event) => busy(event.currentTarget, async () => {
     if (!(await requireSession())) return;
-    const room = await api.newRoom($('friend-control').value, $('friend-xot').checked);
+    const room = await api.newRoom(control(), $('friend-xot').checked);
     $('room').hidden = false;
     $('room-link').textContent = room.link;
     $('copy-status').textContent = '';

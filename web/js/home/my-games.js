@@ -1,10 +1,12 @@
-// Your games: the live games against people this player is in, those waiting for their move
+// Your games: the live games this player is in (against people or the computer), those waiting for their move
 // first (a daily game by its deadline), so that a game left open elsewhere is one click away.
 import * as api from '../api.js';
 import { controlName, formatDeadline } from '../text.js';
 import { $ } from './dom.js';
 
-const MODES = Object.freeze({ friend: 'With a friend', quick: 'Quick game', ranked: 'Ranked' });
+const MODES = Object.freeze({
+  friend: 'With a friend', quick: 'Quick game', ranked: 'Ranked', computer: 'Against the computer',
+});
 function item(game) {
   const li = document.createElement('li');
   const link = document.createElement('a');

@@ -6,6 +6,7 @@ import { POOLS, Queue } from '../protocol.js';
 import { $ } from './dom.js';
 import { requireSession } from './nickname.js';
 import { seekerCard } from './search.js';
+import { controlTiles } from './control-tiles.js';
 
 /** "15 seconds", "1.5 seconds", "2 minutes": a wait as people say it. */
 export function spokenWait(ms) {
@@ -29,23 +30,31 @@ async function showWait() {
 
 const poolName = (key) => (POOLS.find((pool) => pool.key === key) || { name: key }).name;
 
-/** The time controls a quick game may be played under, 30 s a move first. */
+/** The pools' controls as tiles: the clock above, the family below. */
+const TILES = Object.freeze({
+  '30s': ['30 s', 'a move'], blitz: ['3+2', 'Blitz'], rapid: ['10+5', 'Rapid'], daily: ['2d', 'Daily'],
+  xot: ['5+3', 'XOT'],
+});
+
+/** The time controls a quick game may be played under, 30 s a move first; returns the one
+ *  chosen. */
 function fillPools() {
-  const select = $('quick-pool');
-  select.replaceChildren(...POOLS.map((pool) => new Option(pool.name, pool.key)));
-  const show = () => { $('quick-control').textContent = poolName(select.value); };
-  select.addEventListener('change', show);
+  const tiles = POOLS.map(({ key }) => ({ value: key, main: (TILES[key] || [key])[0], kind: (TILES[key] || [])[1] || '' }));
+  const chosen = controlTiles('quick-pool', 'quick-pool', tiles, 'outflank.quickPool');
+  const show = () => { $('quick-control').textContent = poolName(chosen()); };
+  $('quick-pool').addEventListener('change', show);
   show();
+  return chosen;
 }
 
 export function initQuick() {
-  fillPools();
+  const pool = fillPools();
   seekerCard({
     queue: Queue.QUICK,
     prefix: 'quick',
     label: 'Play',
     prepare: async () => Boolean(await requireSession()),
-    pools: () => [$('quick-pool').value],
+    pools: () => [pool()],
     poolName,
   });
   showWait();

@@ -106,7 +106,7 @@ impl GameState {
         }
         if self.is_computer(side) {
             self.request_search(now.plus(self.timing.computer_delay_ms));
-            return self.search_request();
+            return self.search_request(now);
         }
         None
     }
@@ -120,7 +120,7 @@ impl GameState {
     /// one move, with the pass it forced.
     pub(super) fn undo(&mut self, by: &PlayerId) -> Result<Vec<Event>, CommandError> {
         self.player_seat(by)?;
-        if !self.mode().allows_undo() {
+        if !self.setup.allows_undo() {
             return Err(CommandError::UndoNotAllowed);
         }
         self.ensure_live()?;

@@ -4,6 +4,8 @@ use outflank_engine::ai::Level;
 use outflank_engine::{Board, Color, Move};
 
 use super::*;
+use crate::domain::{EndReason, Winner};
+use outflank_engine::Game;
 
 fn undo(state: &mut GameState) -> Result<Vec<Event>, CommandError> {
     state.apply(Command::player(ann(), Action::Undo), T0.plus(60_000))
@@ -19,11 +21,12 @@ fn the_persons_move_asks_for_a_search_shown_no_sooner_than_300_ms_later() {
         board,
         level: Level::MEDIUM,
         not_before: T0.plus(1_300),
+        think_ms: None,
     };
     assert!(
         matches!(events.as_slice(), [Event::Moved { .. }, Event::StartSearch(r)] if *r == request)
     );
-    assert_eq!(state.search_request(), Some(request));
+    assert_eq!(state.search_request(T0), Some(request));
 }
 
 #[test]
@@ -57,8 +60,9 @@ fn a_computer_playing_black_is_asked_for_the_first_move_at_the_start() {
         board: Board::start(),
         level: Level::MEDIUM,
         not_before: T0,
+        think_ms: None,
     };
-    assert_eq!(state.search_request(), Some(request));
+    assert_eq!(state.search_request(T0), Some(request));
 }
 
 #[test]
@@ -103,7 +107,7 @@ fn undo_while_the_computer_searches_cancels_the_search() {
         ),
         "{events:?}"
     );
-    assert_eq!(state.search_request(), None);
+    assert_eq!(state.search_request(T0), None);
 }
 
 #[test]
@@ -135,7 +139,7 @@ fn a_new_search_after_undo_has_a_new_id() {
     play(&mut state, "d3", T0.plus(1_000));
     undo(&mut state).unwrap();
     play(&mut state, "c4", T0.plus(61_000));
-    assert_eq!(state.search_request().map(|request| request.search_id), Some(SearchId(2)));
+    assert_eq!(state.search_request(T0).map(|request| request.search_id), Some(SearchId(2)));
 }
 
 #[test]
@@ -164,7 +168,7 @@ fn an_illegal_computer_move_is_refused() {
         state.apply(bad, T0.plus(2_000)),
         Err(CommandError::IllegalComputerMove(Move::Place(sq("a1"))))
     );
-    assert_eq!(state.search_request().map(|request| request.search_id), Some(SearchId(1)));
+    assert_eq!(state.search_request(T0).map(|request| request.search_id), Some(SearchId(1)));
 }
 
 #[test]
@@ -228,4 +232,79 @@ fn on_one_device_the_side_to_move_resigns() {
             winner: Some(crate::domain::Winner::Black)
         })
     );
+}
+
+/// Ann (Black) against the computer at Medium under 3+2.
+fn blitz_computer_game() -> GameState {
+    let setup = Setup::Computer {
+        human: human(ann(), "Ann"),
+        color: Color::Black,
+        level: Level::MEDIUM,
+        timed: true,
+    };
+    GameState::timed(
+        game_id(),
+        setup,
+        Game::default(),
+        TimeControl::fischer(3, 2),
+        Timing::default(),
+        T0,
+    )
+}
+
+#[test]
+fn a_computer_game_is_untimed_unless_a_control_was_chosen() {
+    assert_eq!(computer_game(Color::Black).snapshot(T0).clocks, None);
+    let clocks = blitz_computer_game().snapshot(T0.plus(10_000)).clocks;
+    let running = Clocks { black_ms: 170_000, white_ms: 180_000, running: Some(Color::Black) };
+    assert_eq!(clocks, Some(running));
+}
+
+#[test]
+fn under_a_clock_the_computers_search_may_take_its_share_of_the_time_left() {
+    let mut state = blitz_computer_game();
+    play(&mut state, "d3", T0.plus(20_000));
+    let request = state.search_request(T0.plus(20_000)).expect("the computer's search");
+    let expected = thinking_time(TimeControl::fischer(3, 2), 180_000, 59, 300);
+    assert_eq!((request.think_ms, expected.is_some()), (expected, true));
+    // Asked again later (a restart), it has less time to share.
+    let later = state.search_request(T0.plus(120_000)).expect("the computer's search");
+    assert!(later.think_ms < request.think_ms, "{later:?}");
+}
+
+#[test]
+fn under_a_clock_nobody_takes_moves_back() {
+    let mut state = blitz_computer_game();
+    play(&mut state, "d3", T0.plus(1_000));
+    reply(&mut state, "c3", T0.plus(1_500));
+    assert_eq!(undo(&mut state), Err(CommandError::UndoNotAllowed));
+}
+
+#[test]
+fn a_computer_that_stops_answering_loses_on_time() {
+    let mut state = blitz_computer_game();
+    play(&mut state, "d3", T0.plus(1_000));
+    reply(&mut state, "c3", T0.plus(2_000));
+    play(&mut state, "b3", T0.plus(3_000));
+    // White spent 1 s and gained 2: 181 s from its turn at 3 s.
+    let flag = T0.plus(3_000 + 181_000 + 500);
+    assert_eq!(state.apply(Command::Tick, flag.plus(-1)), Ok(Vec::new()));
+    let events = state.apply(Command::Tick, flag).unwrap();
+    let ending = Ending { reason: EndReason::Timeout, winner: Some(Winner::Black) };
+    assert!(
+        matches!(events.as_slice(), [Event::CancelSearch(_), Event::Ended { ending: e, .. }] if *e == ending),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn under_a_clock_a_reply_held_back_is_shown_at_its_time_not_at_the_flag() {
+    let mut state = blitz_computer_game();
+    play(&mut state, "d3", T0.plus(1_000));
+    reply(&mut state, "c3", T0.plus(1_100));
+    assert_eq!(state.next_deadline(), Some(T0.plus(1_300)));
+    state.apply(Command::Tick, T0.plus(1_300)).unwrap();
+    assert_eq!(line(&state), "d3 c3");
+    // Black spent 1 s of its 180 and gained 2.
+    assert_eq!(state.next_deadline(), Some(T0.plus(1_300 + 181_000 + 500)));
 }

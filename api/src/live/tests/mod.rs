@@ -66,7 +66,8 @@ fn friend_game() -> GameState {
 
 /// Ann playing `color` against the computer at Medium.
 fn computer_game(color: Color) -> GameState {
-    let setup = Setup::Computer { human: human(ann(), "Ann"), color, level: Level::MEDIUM };
+    let setup =
+        Setup::Computer { human: human(ann(), "Ann"), color, level: Level::MEDIUM, timed: false };
     GameState::new(game_id(), setup, Timing::default(), T0)
 }
 
@@ -105,7 +106,7 @@ fn play_line(state: &mut GameState, line: &str, start: Timestamp) -> Timestamp {
 
 /// The computer answers its pending search with `square` at `now`.
 fn reply(state: &mut GameState, square: &str, now: Timestamp) -> Vec<Event> {
-    let search_id = state.search_request().expect("a search to answer").search_id;
+    let search_id = state.search_request(T0).expect("a search to answer").search_id;
     let mv = outflank_engine::Move::Place(sq(square));
     state.apply(Command::ComputerMove { search_id, mv }, now).expect("a legal reply")
 }

@@ -90,6 +90,7 @@ fn against_the_computer_one_request_starts_the_rematch_with_the_colour_the_perso
         human: human(ann(), "Ann"),
         color: Color::White,
         level: outflank_engine::ai::Level::MEDIUM,
+        timed: false,
     };
     assert_eq!(events, [Event::RematchStarted { version: 2, game_id: next_id(), setup: same }]);
 }

@@ -26,6 +26,7 @@ fn xot_computer_game() -> GameState {
         human: human(ann(), "Ann"),
         color: Color::Black,
         level: Level::MEDIUM,
+        timed: false,
     })
 }
 
@@ -76,8 +77,9 @@ fn the_computer_moves_first_from_the_opening_when_it_plays_black() {
         human: human(ann(), "Ann"),
         color: Color::White,
         level: Level::MEDIUM,
+        timed: false,
     });
-    let request = state.search_request().expect("the computer's search");
+    let request = state.search_request(T0).expect("the computer's search");
     assert_eq!(request.board, opening().board());
 }
 

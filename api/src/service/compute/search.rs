@@ -8,10 +8,20 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Instant;
 
 use crate::metrics::Metrics;
-use outflank_engine::ai::{self, Level};
+use outflank_engine::ai::{Level, Search};
 use outflank_engine::{Board, Move};
 
 use super::fair_queue::{FairQueue, SearchOwner, Urgency};
+
+/// Nodes a search is assumed to visit in a millisecond when the computer plays under a clock:
+/// a tenth of what one core of a current server does (level 10's 4 M midgame nodes take about
+/// 0.4 s), so that a slow or busy machine still moves in time.
+const NODES_PER_MS: u64 = 1_000;
+
+/// The nodes a search may visit in `think_ms` milliseconds, at [`NODES_PER_MS`].
+fn nodes_within(think_ms: i64) -> u64 {
+    u64::try_from(think_ms).unwrap_or(0).saturating_mul(NODES_PER_MS)
+}
 
 /// Runs engine searches, at most `workers` at a time, off the async runtime.
 #[derive(Clone, Debug)]
@@ -39,12 +49,12 @@ impl SearchPool {
         self.live.clone()
     }
 
-    /// The move `level` plays in `board`, searched in a turn of `owner`'s; `None` if `cancel`
-    /// was set before or during the search (a cancelled search never yields a move) or the
-    /// game is over.
+    /// The move `level` plays in `board`, searched in a turn of `owner`'s, within the nodes
+    /// `think_ms` allow if it is set (at `NODES_PER_MS`); `None` if `cancel` was set before or
+    /// during the search (a cancelled search never yields a move) or the game is over.
     pub async fn best_move(
         &self,
-        (board, level): (Board, Level),
+        (board, level, think_ms): (Board, Level, Option<i64>),
         (owner, urgency): (SearchOwner, Urgency),
         cancel: Arc<AtomicBool>,
     ) -> Option<Move> {
@@ -61,7 +71,11 @@ impl SearchPool {
             let _counted = counted;
             let _live = live.start();
             let started = Instant::now();
-            let choice = ai::best_move(&board, level, Some(&cancel));
+            let mut search = match think_ms {
+                Some(ms) => Search::for_level_within(level, nodes_within(ms)),
+                None => Search::for_level(level),
+            };
+            let choice = search.run(&board, Some(&cancel));
             metrics.search_finished(started.elapsed());
             choice
         })

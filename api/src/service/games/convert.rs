@@ -26,7 +26,7 @@ pub fn new_game(
     origin: &Origin,
     now: Timestamp,
 ) -> NewGame {
-    let clocked = setup.mode().has_clock();
+    let clocked = setup.has_clock();
     let move_time_ms = match control {
         TimeControl::PerMove { move_ms } => Some(move_ms),
         _ => None,
@@ -102,7 +102,8 @@ pub fn stored(record: &GameRecord) -> Result<Stored, CorruptGame> {
                 (None, Some(_)) => (&game.white, Color::White),
                 _ => return Err(corrupt("a computer game needs exactly one person")),
             };
-            Setup::Computer { human: human(person)?, color, level }
+            let timed = game.time_control.is_some();
+            Setup::Computer { human: human(person)?, color, level, timed }
         }
         Mode::SameDevice => Setup::SameDevice { player: human(&game.black)? },
         Mode::Friend => Setup::Friend { black: human(&game.black)?, white: human(&game.white)? },
@@ -141,7 +142,8 @@ mod tests {
 
     fn row_of(origin: &Origin) -> NewGame {
         let human = Human { id: PlayerId::generate(), name: Nickname::parse("Ann").unwrap() };
-        let setup = Setup::Computer { human, color: Color::Black, level: Level::EASY };
+        let setup =
+            Setup::Computer { human, color: Color::Black, level: Level::EASY, timed: false };
         let settings = (TimeControl::DEFAULT, None);
         new_game(&GameId::generate(), &setup, Board::start(), settings, origin, Timestamp(0))
     }

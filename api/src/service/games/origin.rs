@@ -62,7 +62,8 @@ mod tests {
 
     fn computer_game() -> GameState {
         let human = Human { id: PlayerId::generate(), name: Nickname::parse("Ann").unwrap() };
-        let setup = Setup::Computer { human, color: Color::Black, level: Level::EASY };
+        let setup =
+            Setup::Computer { human, color: Color::Black, level: Level::EASY, timed: false };
         GameState::new(GameId::generate(), setup, Timing::default(), Timestamp(0))
     }
 

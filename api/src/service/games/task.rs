@@ -146,7 +146,7 @@ impl GameTask {
     pub(super) async fn run(mut self) {
         let id = self.state.id().clone();
         let _live = self.context.metrics.game_started(self.state.mode());
-        if let Some(request) = self.state.search_request() {
+        if let Some(request) = self.state.search_request(self.context.clock.now()) {
             self.start_search(request);
         }
         let mut shutdown = self.context.shutdown.subscribe();
@@ -158,7 +158,7 @@ impl GameTask {
                 break;
             }
             let deadline = self.state.next_deadline();
-            let waiting = self.state.ending().is_some() || !self.state.mode().has_clock();
+            let waiting = self.state.ending().is_some() || !self.state.has_clock();
             let idle = waiting && self.events.receiver_count() == 0 && self.connections.is_empty();
             tokio::select! {
                 request = self.requests.recv() => match request {
@@ -177,7 +177,7 @@ impl GameTask {
                     if let Err(error) = self.apply(Command::ComputerMove { search_id, mv }).await {
                         tracing::warn!(game = %id, %error, "computer move not applied");
                         // The state is as before the reply: search again rather than wait forever.
-                        if let Some(request) = self.state.search_request() {
+                        if let Some(request) = self.state.search_request(self.context.clock.now()) {
                             self.start_search(request);
                         }
                     }
@@ -444,10 +444,11 @@ impl GameTask {
         }
     }
 
-    /// Starts `request`'s search, or, with nobody connected, keeps it until someone is: a game
-    /// whose players have all gone costs no search.
+    /// Starts `request`'s search, or, with nobody connected to an untimed game, keeps it until
+    /// someone is: a game whose players have all gone costs no search. Under a clock the
+    /// computer moves whoever is watching, or its time would run out.
     fn start_search(&mut self, request: SearchRequest) {
-        if self.connections.is_empty() {
+        if self.connections.is_empty() && !self.state.has_clock() {
             self.deferred = Some(request);
             return;
         }
@@ -462,7 +463,8 @@ impl GameTask {
         let origin = self.origin.clone();
         tokio::spawn(async move {
             let owner = (origin.owner, origin.urgency);
-            if let Some(mv) = pool.best_move((request.board, request.level), owner, cancel).await {
+            let search = (request.board, request.level, request.think_ms);
+            if let Some(mv) = pool.best_move(search, owner, cancel).await {
                 let _ = results.send((request.search_id, mv)).await;
             }
         });

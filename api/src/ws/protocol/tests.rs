@@ -67,8 +67,12 @@ fn examples() -> Vec<ServerMsg> {
     play(&mut state, "d3 c3");
     examples.push(ServerMsg::snapshot(&state.snapshot(T0.plus(6_500)), Seat::Black));
 
-    let setup =
-        Setup::Computer { human: human(ann(), "Ann"), color: Color::White, level: Level::HARD };
+    let setup = Setup::Computer {
+        human: human(ann(), "Ann"),
+        color: Color::White,
+        level: Level::HARD,
+        timed: false,
+    };
     let mut computer = GameState::new(game_id(), setup, Timing::default(), T0);
     let reply = Command::ComputerMove { search_id: SearchId(1), mv: Move::Place(Square::D3) };
     computer.apply(reply, T0.plus(900)).unwrap();
