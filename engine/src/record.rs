@@ -13,6 +13,13 @@
 //! Moves are numbered in Black/White pairs and every pass is written `pass` in its slot. Each
 //! line ends with a newline.
 //!
+//! A game played under a clock may say how, on a line between `Start:` and `Moves:`, as
+//! players write a control (the record keeps the text; the platform reads it):
+//!
+//! ```text
+//! Clock: 3+2
+//! ```
+//!
 //! The `Result:` line gives the score of a game that is over on the board. A game that is not
 //! over has `Result: unfinished`, unless the record carries a [`Conclusion`] saying how it
 //! ended all the same:
@@ -50,6 +57,7 @@ const HEADER: &str = "Reversi game record, format 1";
 const COORDINATES: &str = "Coordinates: files a to h left to right, ranks 1 to 8 top to bottom";
 const START: &str = "Start: White on d4 and e5, Black on d5 and e4, Black moves first";
 const UNFINISHED: &str = "unfinished";
+const CLOCK: &str = "Clock: ";
 
 /// How the first line of a text read as a full record (not a bare move list) may begin:
 /// a record that lost its header line is then reported as such.
@@ -74,6 +82,8 @@ pub struct Record {
     game: Game,
     /// How the game ended if not on the board; always `None` for a game that is over.
     conclusion: Option<Conclusion>,
+    /// The `Clock:` line's text, trimmed: how the game was timed, if it was.
+    clock: Option<Box<str>>,
 }
 
 /// How a game that is not over on the board ended, so that its record says so rather than
@@ -140,7 +150,7 @@ pub struct NonStandardStart {
     .conclusion.to_string()
 )]
 pub struct AlreadyOver {
-    pub record: Record,
+    pub record: Box<Record>,
     pub conclusion: Conclusion,
 }
 
@@ -203,7 +213,7 @@ impl Record {
     /// [`NonStandardStart`], holding the game, if it does not begin at [`Board::start`].
     pub fn new(game: Game) -> Result<Record, NonStandardStart> {
         if game.start() == Board::start() {
-            Ok(Record { game, conclusion: None })
+            Ok(Record { game, conclusion: None, clock: None })
         } else {
             Err(NonStandardStart { game })
         }
@@ -225,10 +235,32 @@ impl Record {
     /// [`AlreadyOver`], holding the record, if the game is over on the board.
     pub fn with_conclusion(self, conclusion: Conclusion) -> Result<Record, AlreadyOver> {
         if self.game.is_over() {
-            Err(AlreadyOver { record: self, conclusion })
+            Err(AlreadyOver { record: Box::new(self), conclusion })
         } else {
             Ok(Record { conclusion: Some(conclusion), ..self })
         }
+    }
+
+    /// The record of a game timed as `clock` says (`3+2`, `30s`, `2d`), written on a
+    /// `Clock:` line; blank text (or text over one line) writes none.
+    ///
+    /// ```
+    /// use outflank_engine::{Game, Record};
+    ///
+    /// let record = Record::new(Game::default()).unwrap().with_clock("3+2");
+    /// assert!(record.to_string().contains("Clock: 3+2\nMoves:"));
+    /// assert_eq!(record.to_string().parse::<Record>().unwrap().clock(), Some("3+2"));
+    /// ```
+    #[must_use]
+    pub fn with_clock(self, clock: &str) -> Record {
+        let clock = clock.trim();
+        let clock = (!clock.is_empty() && !clock.contains(['\n', '\r'])).then(|| clock.into());
+        Record { clock, ..self }
+    }
+
+    /// How the game was timed, as its `Clock:` line says, if it has one.
+    pub fn clock(&self) -> Option<&str> {
+        self.clock.as_deref()
     }
 
     /// How the game ended if it is not over on the board, or `None` if it is over or still
@@ -268,6 +300,9 @@ impl fmt::Display for Record {
         writeln!(f, "{HEADER}")?;
         writeln!(f, "{COORDINATES}")?;
         writeln!(f, "{START}")?;
+        if let Some(clock) = &self.clock {
+            writeln!(f, "{CLOCK}{clock}")?;
+        }
         f.write_str("Moves:")?;
         // From the standard start Black plays the odd plies, so every pair opens with Black.
         for (index, mv) in self.game.plies().iter().enumerate() {
@@ -322,7 +357,7 @@ fn parse_bare(text: &str) -> Result<Record, ParseRecordError> {
     if play_list(&mut replay, text)? == 0 {
         return Err(ParseRecordError::Empty);
     }
-    Ok(Record { game: replay.into_game(), conclusion: None })
+    Ok(Record { game: replay.into_game(), conclusion: None, clock: None })
 }
 
 /// The five-line record: header lines, moves (possibly over several lines), optional result.
@@ -349,7 +384,18 @@ fn parse_full(text: &str) -> Result<Record, ParseRecordError> {
     if start != START {
         return Err(ParseRecordError::Start(excerpt(start, EXCERPT)));
     }
-    let moves = expect_line("a line starting \"Moves:\"", &|line| line.starts_with("Moves:"))?;
+    let mut clock = None;
+    // The optional `Clock:` line stands where `Moves:` is otherwise expected.
+    let moves = expect_line("a line starting \"Moves:\"", &|line| {
+        line.starts_with("Clock:") || line.starts_with("Moves:")
+    })?;
+    let moves = match moves.strip_prefix("Clock:") {
+        Some(text) => {
+            clock = Some(text.trim()).filter(|text| !text.is_empty()).map(Box::from);
+            expect_line("a line starting \"Moves:\"", &|line| line.starts_with("Moves:"))?
+        }
+        None => moves,
+    };
 
     // Moves are played line by line as they come, so a long text is never held in pieces.
     let mut replay = Replay::new(Board::start());
@@ -373,7 +419,7 @@ fn parse_full(text: &str) -> Result<Record, ParseRecordError> {
         Some(written) => check_result(&game, written)?,
         None => None,
     };
-    Ok(Record { game, conclusion })
+    Ok(Record { game, conclusion, clock })
 }
 
 /// What a `Result:` line says, before it is checked against the moves.

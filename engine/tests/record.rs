@@ -128,7 +128,7 @@ fn a_conclusion_for_a_game_over_on_the_board_is_refused_and_the_record_handed_ba
     let finished = record(game("d3 c3 b3 d2 e1 d6 d7 e3 f4"));
     let conclusion = Conclusion::Resignation { winner: Color::White };
     let refused = finished.clone().with_conclusion(conclusion);
-    assert_eq!(refused, Err(AlreadyOver { record: finished, conclusion }));
+    assert_eq!(refused, Err(AlreadyOver { record: Box::new(finished), conclusion }));
     assert_eq!(
         refused.unwrap_err().to_string(),
         r#"the game is over on the board with "Black 13, White 0", so its result cannot be "White wins, Black resigned""#
@@ -607,4 +607,28 @@ proptest! {
         let end = cut.index(text.len() + 1);
         let _ = text[..end].parse::<Record>();
     }
+}
+
+#[test]
+fn a_clock_line_between_start_and_moves_is_written_and_read_back() {
+    let timed = record(game("d3 c3")).with_clock("3+2");
+    let text = timed.to_string();
+    assert!(text.contains("Black moves first\nClock: 3+2\nMoves: 1. d3 c3\n"), "{text}");
+    let read: Record = text.parse().unwrap();
+    assert_eq!((read.clock(), read.game().plies().len()), (Some("3+2"), 2));
+}
+
+#[test]
+fn a_record_without_a_clock_line_has_no_clock_and_blank_clocks_are_not_written() {
+    let text = record(game("d3")).to_string();
+    assert!(!text.contains("Clock:"), "{text}");
+    assert_eq!(text.parse::<Record>().unwrap().clock(), None);
+    assert!(!record(game("d3")).with_clock("  ").to_string().contains("Clock:"));
+    assert!(!record(game("d3")).with_clock("3+2\nMoves: d3").to_string().contains("Clock:"));
+}
+
+#[test]
+fn a_clock_line_after_the_moves_is_an_error_naming_the_line() {
+    let text = format!("{}Clock: 3+2\n", full_record("Moves: 1. d3 c3", "Result: unfinished"));
+    assert_eq!(error(&text), "line 6: expected the end of the record, found \"Clock: 3+2\"");
 }

@@ -124,6 +124,8 @@ test('friend by link: create, join, play, resign with confirmation, rematch swap
   const download = await viewer.getAttribute('#download-record', 'href');
   const record = await (await fetch(`${setup.server.base}${download}`)).text();
   assert.match(record, /^Reversi game record, format 1/);
+  const ggf = await (await fetch(`${setup.server.base}${await viewer.getAttribute('#download-ggf', 'href')}`)).text();
+  assert.match(ggf, /^\(;GM\[Othello\]PC\[Outflank\]/);
   assertNoConsoleErrors(viewer);
   await viewer.context().close();
   assertNoConsoleErrors(host);

@@ -57,6 +57,7 @@ export const analysis = (id) => request('GET', `/api/games/${encodeURIComponent(
 /** Asks for the review of a finished game (202, the same body as `analysis`). */
 export const requestAnalysis = (id) => request('POST', `/api/games/${encodeURIComponent(id)}/analysis`);
 export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;
+export const ggfUrl = (id) => `/api/games/${encodeURIComponent(id)}/ggf`;
 /** The analysis board's rules for a line (`{start?, moves?}` or `{record}`): the normalised
  *  line, its positions, the side to move and its legal moves. Instant. */
 export const analysisPosition = (body) => request('POST', '/api/analysis/position', body);

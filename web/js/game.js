@@ -48,6 +48,7 @@ hints.checked = showLegalMoves();
 
 const socket = new GameSocket(gameId, { onMessage: receive, onConnection: connection });
 $('download-record').href = api.recordUrl(gameId);
+$('download-ggf').href = api.ggfUrl(gameId);
 
 const isSide = (seat) => seat === Side.BLACK || seat === Side.WHITE;
 

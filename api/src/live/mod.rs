@@ -41,6 +41,7 @@ mod command;
 mod draw;
 mod event;
 mod game_clock;
+pub mod ggs_clock;
 mod history;
 mod pool;
 mod rematch;

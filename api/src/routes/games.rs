@@ -1,13 +1,12 @@
-//! Games over HTTP: start one (computer, same device), read it, its text record, and import
-//! (a game to continue, or a finished one to replay and analyse).
+//! Games over HTTP: start one (computer, same device), read it, and import one (a game to
+//! continue, or a finished one to replay and analyse); `game_files` has the downloads.
 
 use actix_web::http::StatusCode;
-use actix_web::http::header::{ContentDisposition, DispositionParam, DispositionType};
 use actix_web::web::{self, ServiceConfig};
 use actix_web::{HttpRequest, HttpResponse};
 use outflank_engine::ai::Level;
 use outflank_engine::ggf::{self, GameTextError};
-use outflank_engine::record::{Conclusion, Record};
+use outflank_engine::record::Record;
 use outflank_engine::{Board, Color, Game, GgfGame, ParseGgfError, ParseRecordError};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -18,19 +17,16 @@ use crate::http::client_address::client_key;
 use crate::http::error::{ApiError, api_error};
 use crate::identity::session::Session;
 use crate::json::positions_json;
-use crate::live::{ChosenControlError, Human, Setup, TimeControl};
+use crate::live::{BadTimeControl, ChosenControlError, Human, Setup, TimeControl, ggs_clock};
 use crate::routes::players::rated_game_json;
 use crate::service::{Analyses, GameHub, Origin, OverBudget, ServiceError, Start};
-use crate::storage::{
-    AnalysisRequester, DbError, FinishedGame, GameRecord, GameRow, SeatRow, Store,
-};
+use crate::storage::{AnalysisRequester, DbError, FinishedGame, GameRecord, SeatRow, Store};
 
 pub fn configure(config: &mut ServiceConfig) {
     config
         .route("/api/games", web::post().to(create))
         .route("/api/games/import", web::post().to(import))
-        .route("/api/games/{id}", web::get().to(show))
-        .route("/api/games/{id}/record", web::get().to(record));
+        .route("/api/games/{id}", web::get().to(show));
 }
 
 /// Errors of the game routes.
@@ -55,6 +51,8 @@ pub enum GameRouteError {
     ImportedGameOver,
     #[error(transparent)]
     Control(#[from] ChosenControlError),
+    #[error("the record's Clock line says {0}")]
+    RecordClock(BadTimeControl),
     #[error(transparent)]
     TooManyGames(#[from] OverBudget),
     #[error("the server could not save the game; please try again")]
@@ -99,7 +97,9 @@ impl ApiError for GameRouteError {
             }
             GameRouteError::ImportedGameOver => (StatusCode::UNPROCESSABLE_ENTITY, "game_over"),
             GameRouteError::NotStandard => (StatusCode::CONFLICT, "not_standard"),
-            GameRouteError::Control(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_time_control"),
+            GameRouteError::Control(_) | GameRouteError::RecordClock(_) => {
+                (StatusCode::UNPROCESSABLE_ENTITY, "bad_time_control")
+            }
             GameRouteError::TooManyGames(_) => (StatusCode::TOO_MANY_REQUESTS, "too_many_games"),
             GameRouteError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
         }
@@ -224,6 +224,22 @@ fn chosen(text: Option<&str>) -> Result<Option<TimeControl>, ChosenControlError>
     text.map(TimeControl::chosen).transpose()
 }
 
+/// How an imported text says its game was timed: a GGF game's `TI` when it is a per-game
+/// clock Outflank plays (other GGS clocks are left unread), a record's `Clock:` line, which
+/// must then be a control.
+fn recorded_control(text: &str) -> Result<Option<TimeControl>, GameRouteError> {
+    if text.trim_start().starts_with("(;") {
+        let ggf = text.parse::<GgfGame>().ok();
+        return Ok(ggf.and_then(|ggf| ggf.time_control).and_then(|ti| ggs_clock::read(&ti)));
+    }
+    let Some(clock) =
+        text.parse::<Record>().ok().and_then(|record| record.clock().map(str::to_owned))
+    else {
+        return Ok(None);
+    };
+    clock.parse().map(Some).map_err(GameRouteError::RecordClock)
+}
+
 /// The body of `POST /api/games/import`.
 #[derive(Debug, Deserialize)]
 struct Import {
@@ -237,10 +253,10 @@ struct Import {
 
 /// Stores an imported game that is over as a finished, unrated game of the importer's (the
 /// players named as in a GGF game when the names pass as nicknames a guest could choose, or
-/// "Black" and "White"), marked imported, and queues its analysis in the line of imports,
-/// asked for by the importer from `client`.
+/// "Black" and "White"), timed as the text says (`control`), marked imported, and queues its
+/// analysis in the line of imports, asked for by the importer from `client`.
 async fn import_finished(
-    (text, game): (&str, &Game),
+    (text, game, control): (&str, &Game, Option<TimeControl>),
     session: &Session,
     client: ClientKey,
     store: &Store,
@@ -272,7 +288,7 @@ async fn import_finished(
         turn_started_at: None,
         origin: None,
         stand_in: false,
-        time_control: None,
+        time_control: control,
         opening: None,
     };
     let winner = match result.winner() {
@@ -318,12 +334,14 @@ async fn import(
 ) -> Result<HttpResponse, GameRouteError> {
     let game = ggf::parse_game_text(&body.record)?;
     let control = chosen(body.control.as_deref())?;
+    let recorded = recorded_control(&body.record)?;
     if game.start() != Board::start() {
         return Err(GameRouteError::ImportStart(game.start().to_string()));
     }
     if game.is_over() {
         let client = client_key(&request);
-        return import_finished((&body.record, &game), &session, client, &store, &analyses).await;
+        let imported = (body.record.as_str(), &game, recorded);
+        return import_finished(imported, &session, client, &store, &analyses).await;
     }
     let level = parse_level(body.level.as_ref().ok_or_else(|| {
         GameRouteError::BadRequest("a game to continue needs the computer's \"level\"".into())
@@ -341,7 +359,7 @@ async fn import(
     Ok(created(&id))
 }
 
-fn parse_id(text: &str) -> Result<GameId, GameRouteError> {
+pub(super) fn parse_id(text: &str) -> Result<GameId, GameRouteError> {
     text.parse().map_err(|_| GameRouteError::NotFound)
 }
 
@@ -386,43 +404,4 @@ fn game_json(record: &GameRecord) -> serde_json::Value {
         "rated": game.rated,
         "move_time_ms": game.move_time_ms,
     })
-}
-
-/// How `game` ended, when that was not on the board.
-fn conclusion(game: &GameRow) -> Option<Conclusion> {
-    let winner = game.winner.and_then(|winner| match winner {
-        Winner::Black => Some(Color::Black),
-        Winner::White => Some(Color::White),
-        Winner::Draw => None,
-    });
-    match (game.status, game.end_reason?) {
-        (GameStatus::Aborted, _) | (_, EndReason::Aborted) => Some(Conclusion::Aborted),
-        (_, EndReason::Resignation) => winner.map(|winner| Conclusion::Resignation { winner }),
-        (_, EndReason::Timeout) => winner.map(|winner| Conclusion::Timeout { winner }),
-        (_, EndReason::AgreedDraw) => Some(Conclusion::DrawAgreed),
-        (_, EndReason::Normal) => None,
-    }
-}
-
-/// `GET /api/games/{id}/record`: the text record, as a `reversi-game.txt` download.
-async fn record(
-    path: web::Path<String>,
-    store: web::Data<Store>,
-) -> Result<HttpResponse, GameRouteError> {
-    let stored = store.load_game(&parse_id(&path)?).await?;
-    let game = Game::from_moves(stored.game.start_position, stored.moves.iter().map(|row| row.mv))
-        .map_err(|error| GameRouteError::Unavailable(error.to_string()))?;
-    let record = Record::new(game).map_err(|_| GameRouteError::NotStandard)?;
-    // A game that ended before the board did says how: resigned, on time, agreed, aborted.
-    let record = match conclusion(&stored.game) {
-        Some(conclusion) => record.with_conclusion(conclusion).unwrap_or_else(|over| over.record),
-        None => record,
-    };
-    Ok(HttpResponse::Ok()
-        .content_type("text/plain; charset=utf-8")
-        .insert_header(ContentDisposition {
-            disposition: DispositionType::Attachment,
-            parameters: vec![DispositionParam::Filename("reversi-game.txt".into())],
-        })
-        .body(record.to_string()))
 }

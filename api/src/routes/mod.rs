@@ -6,6 +6,7 @@ mod analysis;
 mod analysis_board;
 pub mod auth;
 mod computer;
+mod game_files;
 mod games;
 mod health;
 mod lobby;
@@ -43,6 +44,7 @@ pub fn configure(config: &mut ServiceConfig, probes: Probes) {
     players::configure(config);
     puzzles::configure(config);
     games::configure(config);
+    game_files::configure(config);
     analysis::configure(config);
     analysis_board::configure(config);
     computer::configure(config);

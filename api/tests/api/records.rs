@@ -140,3 +140,76 @@ async fn the_record_of_a_resigned_game_says_who_resigned_and_reads_back() {
         ann.post("/api/games/import", &json!({ "record": record, "level": "easy" })).await;
     assert_eq!(imported.status(), 201, "{:?}", imported.text().await);
 }
+
+#[actix_web::test]
+async fn a_timed_games_record_and_ggf_say_its_clock_and_how_it_ended() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let body = json!({ "mode": "computer", "level": "easy", "color": "black", "control": "3+2" });
+    let id = ann.create_game(body).await;
+    let (mut socket, _) = ann.join(&id).await;
+    socket.play("d3").await;
+    socket.expect("moved").await;
+    socket.send(json!({ "type": "resign" })).await;
+    socket.until("ended").await;
+
+    let record = ann.get(&format!("/api/games/{id}/record")).await.text().await.unwrap();
+    assert_eq!(record.lines().nth(3), Some("Clock: 3+2"));
+    assert_eq!(record.lines().nth(5), Some("Result: White wins, Black resigned"));
+
+    let response = ann.get(&format!("/api/games/{id}/ggf")).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response.headers()["content-disposition"],
+        "attachment; filename=\"reversi-game.ggf\""
+    );
+    let ggf = response.text().await.unwrap();
+    assert!(ggf.starts_with("(;GM[Othello]PC[Outflank]DT["), "{ggf}");
+    for part in [
+        "PB[Ann]PW[Computer · level 1 (≈800)]",
+        "TI[03:00/00:02/00:00]TY[8]RE[-64.000:r]",
+        "*]B[D3]W[",
+    ] {
+        assert!(ggf.contains(part), "{part} in {ggf}");
+    }
+    assert!(ggf.ends_with(";)\n"), "{ggf}");
+}
+
+#[actix_web::test]
+async fn an_imported_finished_game_keeps_the_clock_its_record_or_ggf_names() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let record = "Reversi game record, format 1\n\
+         Coordinates: files a to h left to right, ranks 1 to 8 top to bottom\n\
+         Start: White on d4 and e5, Black on d5 and e4, Black moves first\n\
+         Clock: 2d\n\
+         Moves: 1. d3 c3 2. b3 d2 3. e1 d6 4. d7 e3 5. f4\n\
+         Result: Black 13, White 0\n";
+    let ggf = "(;GM[Othello]PB[ann]PW[bob]TI[05:00/00:03/00:00]TY[8]\
+        BO[8 ---------------------------O*------*O--------------------------- *]\
+        B[D3]W[C3]B[B3]W[D2]B[E1]W[D6]B[D7]W[E3]B[F4];)";
+    for (text, control) in [(record, "2d"), (ggf, "5+3")] {
+        let imported = ann.post("/api/games/import", &json!({ "record": text })).await;
+        assert_eq!(imported.status(), 201);
+        let imported: Value = imported.json().await.unwrap();
+        let id = imported["id"].as_str().unwrap();
+        let game: Value = ann.get(&format!("/api/games/{id}")).await.json().await.unwrap();
+        assert_eq!(game["control"], control, "{game}");
+    }
+}
+
+#[actix_web::test]
+async fn a_record_whose_clock_line_is_no_control_is_refused() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let record = "Reversi game record, format 1\n\
+         Coordinates: files a to h left to right, ranks 1 to 8 top to bottom\n\
+         Start: White on d4 and e5, Black on d5 and e4, Black moves first\n\
+         Clock: soon\n\
+         Moves: 1. d3 c3 2. b3 d2 3. e1 d6 4. d7 e3 5. f4\n";
+    let refused = ann.post("/api/games/import", &json!({ "record": record })).await;
+    assert_eq!(refused.status(), 422);
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "bad_time_control", "{body}");
+    assert!(body["error"]["message"].as_str().unwrap().starts_with("the record's Clock line says"));
+}
