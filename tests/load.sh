@@ -14,7 +14,9 @@
 #                                allowed (debug builds; under two minutes once built)
 #   tests/load.sh full           5,000 games / 10,000 sockets at human pace (2–6 s per move)
 #                                for 2 minutes after a 60-s ramp, embedded SQLite (release)
-#   tests/load.sh full-cluster   the same on two nodes sharing PostgreSQL and Redis; each
+#   tests/load.sh full-blitz     the same under a per-game clock of 3+2 (three minutes each and
+#                                two seconds a move) instead of 30 s a move (release)
+#   tests/load.sh full-cluster   the full run on two nodes sharing PostgreSQL and Redis; each
 #                                game's two players use different nodes (release)
 #   tests/load.sh idle           the servers' memory per idle socket: 10,000 sockets joined to
 #                                games, not moving (release)
@@ -75,8 +77,9 @@ case $mode in
     profile=${OUTFLANK_LOAD_PROFILE:-debug}
     nodes=1
     tool_args=(--games 200 --ramp 15s --duration 15s --think 1s..2s)
-    # Human-pace games last minutes: a few quick games also cover the end and the rematch.
-    quick_args=(--games 10 --ramp 1s --duration 10s --think 0s..50ms)
+    # Human-pace games last minutes: a few quick games also cover the end and the rematch,
+    # under a per-game clock (1+0).
+    quick_args=(--games 10 --ramp 1s --duration 10s --think 0s..50ms --control 1+0)
     # Two steps of --find-max, so the stepping mode is exercised (not measured: debug build).
     max_args=(--find-max --games 4 --ramp 1s --step 3s --think 0s..20ms --max-steps 2 --p99-limit 1s)
     # Joins during a move flood, on a fresh node quick to call itself saturated: new games may
@@ -87,6 +90,11 @@ case $mode in
     profile=${OUTFLANK_LOAD_PROFILE:-release}
     nodes=1
     tool_args=(--games 5000 --ramp 60s --duration 120s --think 2s..6s)
+    ;;
+  full-blitz)
+    profile=${OUTFLANK_LOAD_PROFILE:-release}
+    nodes=1
+    tool_args=(--games 5000 --ramp 60s --duration 120s --think 2s..6s --control 3+2)
     ;;
   full-cluster)
     profile=${OUTFLANK_LOAD_PROFILE:-release}
@@ -134,7 +142,7 @@ case $mode in
     flood_tasks_args=(--computer-flood 30)
     ;;
   *)
-    echo "usage: tests/load.sh short|full|full-cluster|max|max-cluster|idle|balancer|attack|computer-flood [load tool arguments...]" >&2
+    echo "usage: tests/load.sh short|full|full-blitz|full-cluster|max|max-cluster|idle|balancer|attack|computer-flood [load tool arguments...]" >&2
     exit 2
     ;;
 esac

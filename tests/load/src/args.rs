@@ -36,6 +36,8 @@ usage: outflank-load [options]
                         one address have 10 computer games: spread the guests with --clients
   --level L             the computer's level in --computer-flood games: 1 to 10, or easy,
                         medium or hard (levels 1, 7 and 10) (default hard)
+  --control C           the friend rooms' time control as players write it (30s, 3+2, 10+5,
+                        2d...; default: the server's, 30 s a move)
   --churn               after each game its room is left and a new one set up (instead of a
                         rematch), so new games keep arriving alongside the moves
   --find-max            step the load up until moves are no longer acknowledged in time: runs
@@ -82,6 +84,8 @@ pub struct Args {
     pub find_max: Option<FindMax>,
     /// A new room after each game instead of a rematch.
     pub churn: bool,
+    /// The rooms' time control (`3+2`); `None` leaves the server's default.
+    pub control: Option<String>,
     /// Guests play the computer while this many tasks from `attack_from` flood it with
     /// computer games; `Some(0)` measures the guests alone.
     pub computer_flood: Option<usize>,
@@ -205,6 +209,7 @@ pub fn parse(arguments: impl IntoIterator<Item = String>) -> Result<Parsed, Stri
         json: false,
         find_max: None,
         churn: false,
+        control: None,
         computer_flood: None,
         level: "hard".to_owned(),
     };
@@ -229,6 +234,7 @@ pub fn parse(arguments: impl IntoIterator<Item = String>) -> Result<Parsed, Stri
             "--json" => args.json = true,
             "--find-max" => find_max_on = true,
             "--churn" => args.churn = true,
+            "--control" => args.control = Some(value()?),
             "--step" => find_max.step = parse_duration(&value()?)?,
             "--p99-limit" => find_max.p99_limit = parse_duration(&value()?)?,
             "--max-steps" => find_max.max_steps = parse_count("--max-steps", &value()?)?,
@@ -371,6 +377,8 @@ mod tests {
         assert!(args.json);
         assert!(!args.churn);
         assert!(run("--churn").unwrap().churn);
+        assert_eq!(args.control, None);
+        assert_eq!(run("--control 3+2").unwrap().control.as_deref(), Some("3+2"));
     }
 
     #[test]

@@ -197,8 +197,12 @@ impl Http {
         Ok(Player { node: node.clone(), cookie, source, local_address: self.clients[source].0 })
     }
 
-    /// `POST /api/rooms`: the host's new room; returns its code.
-    pub async fn create_room(&self, host: &Player) -> Result<String, Failure> {
+    /// `POST /api/rooms`: the host's new room, timed by `control` if given; returns its code.
+    pub async fn create_room(
+        &self,
+        host: &Player,
+        control: Option<&str>,
+    ) -> Result<String, Failure> {
         let what = "POST /api/rooms";
         let (_, body) = self
             .post(
@@ -207,7 +211,7 @@ impl Http {
                 "/api/rooms",
                 what,
                 Some(&host.cookie),
-                None,
+                control.map(|control| serde_json::json!({ "control": control })),
                 StatusCode::CREATED,
             )
             .await?;

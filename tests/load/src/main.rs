@@ -171,6 +171,7 @@ async fn play(args: Args) -> serde_json::Value {
         deadline,
         latest_game,
         churn: args.churn,
+        control: args.control.clone(),
     });
     let samples = Arc::new(Mutex::new(vec![Sample::take(&args.server_pids)]));
     let (stop, stopped) = watch::channel(false);

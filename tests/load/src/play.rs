@@ -29,6 +29,8 @@ pub struct Run {
     /// After each game the room is left and a new one set up, instead of a rematch: a steady
     /// stream of new games (room set-ups and joins) alongside the moves.
     pub churn: bool,
+    /// The rooms' time control, if not the server's default.
+    pub control: Option<String>,
 }
 
 /// A small xorshift generator: think times and moves need variety, not quality.
@@ -89,7 +91,7 @@ pub async fn set_up(
             seated.insert((host, guest)).clone()
         }
     };
-    let code = run.http.create_room(&host).await?;
+    let code = run.http.create_room(&host, run.control.as_deref()).await?;
     let game_id = run.http.join_room(&guest, &code).await?;
     run.latest_game.send_replace(Some(game_id.clone()));
     Ok(Table { host, guest, game_id })

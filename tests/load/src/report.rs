@@ -228,6 +228,8 @@ pub fn build(args: &Args, stats: &Stats, samples: &[Sample], start: Instant) -> 
         "ramp_seconds": args.ramp.as_secs_f64(),
         "duration_seconds": args.duration.as_secs_f64(),
         "think_ms": [args.think_min.as_millis() as u64, args.think_max.as_millis() as u64],
+        // The rooms' time control; `null`: the server's default.
+        "control": args.control,
         "sockets": { "peak": stats.sockets_peak(), "opened": Stats::get(&stats.sockets_opened) },
         "games_started": Stats::get(&stats.games_started),
         "games_finished": Stats::get(&stats.games_finished),
@@ -386,7 +388,7 @@ pub fn text(report: &Value) -> String {
         };
         let _ = writeln!(
             out,
-            "{} games on {}{clients} for {} s after a {} s ramp, think {}..{} ms",
+            "{} games on {}{clients} for {} s after a {} s ramp, think {}..{} ms{}",
             number(&report["games"]),
             report["nodes"]
                 .as_array()
@@ -396,6 +398,10 @@ pub fn text(report: &Value) -> String {
             number(&report["ramp_seconds"]),
             number(&report["think_ms"][0]),
             number(&report["think_ms"][1]),
+            report["control"]
+                .as_str()
+                .map(|control| format!(", clock {control}"))
+                .unwrap_or_default(),
         );
         let _ = writeln!(
             out,
