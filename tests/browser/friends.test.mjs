@@ -109,6 +109,7 @@ test('friend by link: create, join, play, resign with confirmation, rematch swap
   await viewer.goto(`${setup.server.base}/replay/${firstId}`);
   await viewer.waitForSelector('#result:not([hidden])');
   assert.equal(await you(viewer), 'spectator');
+  assert.equal(await viewer.textContent('#role-note'), 'This game is over: step through its moves with the list or the arrow keys.');
   assert.match(await viewer.textContent('#result-reason'), /Black resigned/);
   assert.equal(await viewer.locator('#moves li').count(), 4);
   assert.equal(await viewer.isVisible('#rematch'), false);

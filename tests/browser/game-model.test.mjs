@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  canPlay, clockLeft, dailyDeadline, initialModel, reduce, resultTitle, shownPosition, stakesLine, view,
+  canPlay, clockLeft, dailyDeadline, initialModel, reasonText, reduce, resultTitle, shownPosition, stakesLine, view,
 } from '../../web/js/game/model.js';
 
 const START = `${'-'.repeat(27)}OX------XO${'-'.repeat(27)}`;
@@ -114,4 +114,12 @@ test('a live daily game has a deadline for the side to move: its time left from 
   assert.equal(dailyDeadline(daily, 61000), 61000 + 172800000 - 60000);
   const perMove = reduce(initialModel(), snapshot(), 1000);
   assert.equal(dailyDeadline(perMove, 2000), null);
+});
+
+test('a game that ends on the board says whether the board is full or nobody could move', () => {
+  const ended = (empty) => ({
+    game: { you: 'black', counts: { black: 40, white: 64 - 40 - empty, empty }, result: { winner: 'black', reason: 'normal' } },
+  });
+  assert.equal(reasonText(ended(0)), 'The board is full.');
+  assert.equal(reasonText(ended(3)), 'No legal moves were left for either side.');
 });

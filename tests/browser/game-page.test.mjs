@@ -112,6 +112,22 @@ test('with reduced motion the discs change colour without turning', async () => 
   await page.context().close();
 });
 
+test('a pass shown as the current move is as legible as any current move: white on the accent', async () => {
+  const page = await newPage(setup.browser, DESKTOP);
+  await openGame(page, 'Pia', { mode: 'same_device' });
+  for (const square of TO_A_PASS) {
+    await waitForTurnOrEnd(page);
+    await page.click(`#board [data-square="${square}"]`);
+  }
+  await page.waitForSelector('.moves-list button.move.pass');
+  await page.click('.moves-list button.move.pass');
+  await page.waitForSelector('.moves-list button.move.pass[aria-current="step"]');
+  const colours = await page.$eval('.moves-list button.move.pass', (pass) => [getComputedStyle(pass).color, getComputedStyle(pass).backgroundColor]);
+  assert.deepEqual(colours, ['rgb(255, 255, 255)', 'rgb(23, 100, 63)']);
+  assertNoConsoleErrors(page);
+  await page.context().close();
+});
+
 for (const [label, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
   test(`${label}: nothing shifts in a whole game on one device, through a pass, the end and a rematch`, async () => {
     const page = await newPage(setup.browser, options);

@@ -114,6 +114,14 @@ describe('the ways to play', () => {
     });
   }
 
+  test('the nickname field takes no more characters than the server allows (20)', async () => {
+    const page = await home(server.base, LAPTOP);
+    await page.locator('#nickname').pressSequentially('A'.repeat(24));
+    assert.equal(await page.inputValue('#nickname'), 'A'.repeat(20));
+    assertNoConsoleErrors(page);
+    await page.context().close();
+  });
+
   test('the quick game says how long this server waits for a person before the computer', async () => {
     const page = await home(server.base, LAPTOP);
     await page.waitForFunction(() => document.querySelector('#quick-wait').textContent !== 'soon');

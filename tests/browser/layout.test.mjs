@@ -91,7 +91,8 @@ test('an unknown address shows the error page with a way home', async () => {
   assert.equal(await page.textContent('h1'), 'Page not found');
   await page.click('text=Back to Outflank');
   await page.waitForURL(`${setup.server.base}/`);
-  await page.goto(`${setup.server.base}/game/abcdefghij`);
+  const missing = await page.goto(`${setup.server.base}/game/abcdefghij`);
+  assert.equal(missing.status(), 404);
   await page.waitForSelector('#missing:not([hidden])');
   assert.equal(await page.textContent('#missing h1'), 'Game not found');
   assertNoConsoleErrors(page);

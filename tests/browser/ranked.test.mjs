@@ -92,6 +92,9 @@ describe('with sign-in configured', () => {
     assert.equal(await signIn(alice, server.base, 'alice-sub', 'Alice'), 'Ally_B');
     await signIn(bob, server.base, 'bob-sub', 'Bob');
 
+    // Signed in: the computer's suggested level is for the account's own rating.
+    await alice.waitForFunction(() => /^Level \d+ is rated nearest/.test(document.querySelector('#level-hint').textContent));
+    assert.match(await alice.textContent('#level-hint'), /^Level \d+ is rated nearest 1,200, your rating\. /);
     // Signed in: the header shows the public name and the provisional starting rating.
     assert.equal(await alice.textContent('#account-link .account-name'), 'Alice');
     assert.equal(await alice.textContent('#account-link .account-rating'), '1,200?');

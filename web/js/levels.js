@@ -31,8 +31,9 @@ export async function fillLevels(select, hint) {
   }
   if (!select.dataset.touched) select.value = String(info.suggested);
   if (hint) {
+    const whose = info.own_rating ? 'your rating' : 'the beginners’ rating a guest starts at';
     hint.textContent = `Level ${info.suggested} is rated nearest ${info.rating.toLocaleString('en-US')}, `
-      + 'your rating (a guest starts at the beginners’ rating). Level 1 is for beginners; level 10 is the strongest.';
+      + `${whose}. Level 1 is for beginners; level 10 is the strongest.`;
   }
 }
 

@@ -17,18 +17,18 @@ pub fn configure(config: &mut ServiceConfig) {
 }
 
 /// `GET /api/computer/levels`: every level weakest first, with its measured Elo and the name
-/// the board shows, and `suggested`: the level rated nearest the player (a signed-in player's
-/// rating; otherwise the guests' starting rating).
+/// the board shows, and `suggested`: the level rated nearest `rating`, the player's own
+/// (`own_rating` true) for an account, otherwise the guests' starting rating.
 async fn levels(session: Option<Session>, store: web::Data<Store>) -> impl Responder {
-    let rating = match session {
+    let own = match session {
         Some(session) if session.account => store
             .standing_in(&session.player, Pool::DEFAULT)
             .await
             .ok()
             .and_then(|standing| i32::try_from(shown(standing.rating)).ok()),
         _ => None,
-    }
-    .unwrap_or(GUEST_RATING);
+    };
+    let rating = own.unwrap_or(GUEST_RATING);
     let levels: Vec<_> = Level::ALL
         .into_iter()
         .map(|level| {
@@ -42,6 +42,7 @@ async fn levels(session: Option<Session>, store: web::Data<Store>) -> impl Respo
     HttpResponse::Ok().json(json!({
         "levels": levels,
         "rating": rating,
+        "own_rating": own.is_some(),
         "suggested": Level::for_rating(rating).number(),
     }))
 }

@@ -4,9 +4,9 @@
 //! | URL | file |
 //! |---|---|
 //! | `/` | `index.html` |
-//! | `/game/{id}` | `game.html` |
+//! | `/game/{id}` | `game.html`; status 404 when there is no such game (the page says so) |
 //! | `/join/{code}` | `join.html` |
-//! | `/replay/{id}` | `game.html`: a finished game shows its final position, moves and record |
+//! | `/replay/{id}` | `game.html`, the same: a finished game shows its final position, moves and record |
 //! | `/rules` | `rules.html` |
 //! | `/analysis` | `analysis.html`: the analysis board |
 //! | `/puzzles`, `/puzzles/{id}` | `puzzles.html`: puzzles from your games |
@@ -24,7 +24,9 @@ use actix_web::web::{self, ServiceConfig};
 use actix_web::{HttpRequest, HttpResponse};
 use rust_embed::Embed;
 
+use crate::domain::GameId;
 use crate::http::error::error_response;
+use crate::storage::Store;
 
 /// The files of `web/`.
 #[derive(Embed)]
@@ -34,9 +36,7 @@ struct Web;
 /// The page routes and the HTML file each one serves.
 const PAGES: &[(&str, &str)] = &[
     ("/", "index.html"),
-    ("/game/{id}", "game.html"),
     ("/join/{code}", "join.html"),
-    ("/replay/{id}", "game.html"),
     ("/rules", "rules.html"),
     ("/analysis", "analysis.html"),
     ("/puzzles", "puzzles.html"),
@@ -46,6 +46,9 @@ const PAGES: &[(&str, &str)] = &[
     ("/welcome", "welcome.html"),
 ];
 
+/// The routes of a game's page, served with the status of the game: 404 when there is none.
+const GAME_PAGES: &[&str] = &["/game/{id}", "/replay/{id}"];
+
 /// The folders of `web/` served as they are.
 const ASSET_DIRS: &[&str] = &["css", "js", "img"];
 
@@ -53,6 +56,9 @@ pub fn configure(config: &mut ServiceConfig) {
     config.route("/api/openapi.json", web::get().to(openapi));
     for &(path, file) in PAGES {
         config.route(path, web::get().to(move || async move { file_response(file) }));
+    }
+    for &path in GAME_PAGES {
+        config.route(path, web::get().to(game_page));
     }
     for &dir in ASSET_DIRS {
         config.route(
@@ -91,6 +97,21 @@ const LAYOUT: &[(&str, &str)] = &[
     ("<!-- layout:head -->", "layout/head.html"),
     ("<!-- layout:header -->", "layout/header.html"),
 ];
+
+/// The game page, with status 404 for an id that names no game, so that a link to a game that
+/// does not exist reads as one to crawlers and tools too; the page itself says "Game not
+/// found". When the store cannot say, the page is served as usual and asks the API itself.
+async fn game_page(id: web::Path<String>, store: web::Data<Store>) -> HttpResponse {
+    let exists = match id.parse::<GameId>() {
+        Ok(id) => store.game_exists(&id).await.unwrap_or(true),
+        Err(_) => false,
+    };
+    let mut response = file_response("game.html");
+    if !exists && response.status() == StatusCode::OK {
+        *response.status_mut() = StatusCode::NOT_FOUND;
+    }
+    response
+}
 
 /// A file of `web/`, or the not-found page. Paths with `..` never reach the disk.
 fn file_response(path: &str) -> HttpResponse {
@@ -146,7 +167,7 @@ mod tests {
 
     #[test]
     fn every_page_is_served_with_the_shared_head_and_header_once() {
-        for file in PAGES.iter().map(|&(_, file)| file).chain(["404.html"]) {
+        for file in PAGES.iter().map(|&(_, file)| file).chain(["game.html", "404.html"]) {
             let page = page(file);
             assert!(!page.contains("<!-- layout:"), "{file} keeps a layout marker");
             assert_eq!(

@@ -6,8 +6,6 @@ async fn every_page_route_serves_its_html_page() {
     for (path, marker) in [
         ("/", r#"<h1 class="home-title">Play Reversi online</h1>"#),
         ("/rules", "<h1>How to play Reversi</h1>"),
-        ("/game/k7Hq2mXp9R", r#"<script type="module" src="/js/game.js">"#),
-        ("/replay/k7Hq2mXp9R", r#"<script type="module" src="/js/game.js">"#),
         ("/join/ABCDEFGH", r#"<script type="module" src="/js/join.js">"#),
         ("/analysis", r#"<script type="module" src="/js/analysis.js">"#),
         ("/puzzles", r#"<script type="module" src="/js/puzzles.js">"#),
@@ -17,6 +15,22 @@ async fn every_page_route_serves_its_html_page() {
         assert_eq!(response.status(), 200, "{path}");
         assert_eq!(response.headers()["content-type"], "text/html; charset=utf-8", "{path}");
         assert!(response.text().await.unwrap().contains(marker), "{path}");
+    }
+}
+
+#[actix_web::test]
+async fn a_games_page_is_found_for_a_game_and_not_found_otherwise() {
+    let app = spawn_app().await;
+    let ann = app.user("Ann").await;
+    let id = ann.create_game(serde_json::json!({ "mode": "same_device" })).await;
+    let marker = r#"<script type="module" src="/js/game.js">"#;
+    for page in ["game", "replay"] {
+        for (game, status) in [(id.as_str(), 200), ("k7Hq2mXp9R", 404), ("not-an-id", 404)] {
+            let response = app.get(&format!("/{page}/{game}")).await;
+            assert_eq!(response.status(), status, "/{page}/{game}");
+            assert_eq!(response.headers()["content-type"], "text/html; charset=utf-8");
+            assert!(response.text().await.unwrap().contains(marker), "/{page}/{game}");
+        }
     }
 }
 

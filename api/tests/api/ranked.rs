@@ -404,3 +404,11 @@ async fn a_ranked_xot_game_starts_from_an_opening_at_five_plus_three_and_is_rate
     let default: Value = app.get("/api/leaderboard").await.json().await.unwrap();
     assert_eq!(default["total"], 0);
 }
+
+#[actix_web::test]
+async fn an_account_is_offered_the_computer_level_nearest_its_own_rating() {
+    let Some(app) = app().await else { return };
+    let ann = named_account(&app, "ann-sub", "Ann").await;
+    let levels: Value = ann.get("/api/computer/levels").await.json().await.unwrap();
+    assert_eq!((&levels["rating"], &levels["own_rating"]), (&json!(1_200), &json!(true)));
+}

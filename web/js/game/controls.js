@@ -41,7 +41,9 @@ export function renderControls(model, { board, showLegal, play }) {
   // address it sends the player to.
   const standIn = game.mode === Mode.COMPUTER && new URLSearchParams(location.search).has('stand-in');
   if (game.you === Seat.SPECTATOR) {
-    note.textContent = 'You are watching this game. Moves appear as they are played.';
+    note.textContent = live
+      ? 'You are watching this game. Moves appear as they are played.'
+      : 'This game is over: step through its moves with the list or the arrow keys.';
   } else if (standIn) {
     note.textContent = 'Nobody else was free when you pressed Play, so the computer stands in at a level '
       + 'near your rating. This game is not rated.';

@@ -252,7 +252,9 @@ export function reasonText(model) {
     case 'timeout': return `${who(loser)} ran out of time.`;
     case 'agreed_draw': return 'Draw agreed.';
     case 'aborted': return 'A side never made its first move in time; the game does not count.';
-    default: return 'No legal moves were left for either side.';
+    default: return game.counts && game.counts.empty === 0
+      ? 'The board is full.'
+      : 'No legal moves were left for either side.';
   }
 }
 
