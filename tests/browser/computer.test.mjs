@@ -145,6 +145,15 @@ test('keyboard only: Tab to the board, arrows to a legal square, Enter places a 
   assert.match(await movesAsShown(page), new RegExp(`^1\\. d3 [a-h][1-8] 2\\. ${square}`));
   // Focus stays in the move box for the next typed move.
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'move-input');
+  // A typed text that is no square is refused and left selected, so the next keys replace it.
+  await waitForTurnOrEnd(page);
+  await page.fill('#move-input', 'Z9d');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#game-error:not([hidden])');
+  const selected = await page.$eval('#move-input', (input) => input.value.slice(input.selectionStart, input.selectionEnd));
+  assert.equal(selected, 'Z9d');
+  await page.keyboard.type(square === 'a1' ? 'b1' : 'a1');
+  assert.equal(await page.inputValue('#move-input'), square === 'a1' ? 'b1' : 'a1');
   assertNoConsoleErrors(page);
   await page.context().close();
 });

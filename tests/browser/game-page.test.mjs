@@ -282,9 +282,10 @@ async function resignedComputerGame(page, name, color) {
   await page.waitForSelector('#result:not([hidden])');
 }
 
-test('the result says what happened to you', async () => {
+test('the result says what happened to you, and the focus left on Resign moves to it', async () => {
   const page = await newPage(setup.browser, DESKTOP);
   await resignedComputerGame(page, 'Oto', 'white');
+  await page.waitForFunction(() => document.activeElement?.id === 'result-title');
   assert.equal(await page.textContent('#result-title'), 'You lost');
   assert.equal(await page.textContent('#result-reason'), 'You resigned.');
   await page.context().close();

@@ -66,8 +66,22 @@ function update(next) {
   }
   const moved = model.animate && before.game && model.game.moves.length > before.game.moves.length;
   if (moved) sound(model.game.last_move);
-  if (before.game && before.game.status === Status.LIVE && model.game.status !== Status.LIVE) resultClosed = false;
+  const ended = before.game && before.game.status === Status.LIVE && model.game.status !== Status.LIVE;
+  if (ended) resultClosed = false;
   render();
+  if (ended) keepFocusAtTheEnd();
+}
+
+/** At the end of the game the live controls go away: focus that was on one of them (or was
+ *  lost with them) moves to the result, so a keyboard or screen-reader user is not left at the
+ *  top of the page. */
+function keepFocusAtTheEnd() {
+  const focused = document.activeElement;
+  const lost = !focused || focused === document.body || focused.closest('[hidden]') !== null;
+  if (!lost) return;
+  const title = $('result-title');
+  if (title.offsetParent !== null) title.focus();
+  else ($('after-actions').querySelector('button:not([hidden]), a:not([hidden])') || $('content')).focus();
 }
 
 // --- messages ---------------------------------------------------------------------------
@@ -254,6 +268,8 @@ $('type-move').addEventListener('submit', (event) => {
   const text = input.value.trim().toLowerCase();
   if (squareIndex(text) < 0) {
     update(withError(model, `"${input.value.trim()}" is not a square: type a column a–h and a row 1–8, e.g. d3.`));
+    // Selected, so that the next keys replace it.
+    input.select();
     return;
   }
   play(text);
