@@ -147,9 +147,15 @@ test('the opening: values on the four squares, play f5, the line and address fol
   await page.waitForURL(`${setup.server.base}/analysis?moves=f5&ply=0`);
   assert.equal(await boardShown(page), START);
 
+  // A link copied says so until the line changes.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.click('#copy-link');
+  await page.waitForFunction(() => document.querySelector('#copy-status').textContent !== '');
   // Another move from the start branches: the line is cut there and goes on with it.
   await page.click('#board [data-square="d3"]');
   await page.waitForURL(`${setup.server.base}/analysis?moves=d3`);
+  assert.equal(await page.textContent('#copy-status'), '');
+  assert.equal(await page.textContent('#copy-link'), 'Copy link');
   assert.equal(await movesAsShown(page), '1. d3');
   // Both sides play freely: White answers c3 through the typed move, then Black f5 on the list.
   await valuesShown(page);

@@ -286,6 +286,13 @@ test('the result says what happened to you, and the focus left on Resign moves t
   const page = await newPage(setup.browser, DESKTOP);
   await resignedComputerGame(page, 'Oto', 'white');
   await page.waitForFunction(() => document.activeElement?.id === 'result-title');
+  // "Show the result" is offered only once the result is closed, and goes when it is back.
+  assert.equal(await page.isVisible('#show-result'), false);
+  await page.click('#result-close');
+  assert.equal(await page.isVisible('#show-result'), true);
+  await page.click('#show-result');
+  assert.equal(await page.isVisible('#show-result'), false);
+  assert.equal(await page.isVisible('#result'), true);
   assert.equal(await page.textContent('#result-title'), 'You lost');
   assert.equal(await page.textContent('#result-reason'), 'You resigned.');
   await page.context().close();

@@ -34,6 +34,9 @@ export class LineView {
     if (link.getAttribute('href') !== address) {
       link.href = address;
       link.textContent = address;
+      // A "copied" note was about the link before: it goes with it.
+      $('copy-status').textContent = '';
+      $('copy-link').textContent = 'Copy link';
     }
   }
 }

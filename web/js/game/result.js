@@ -14,6 +14,8 @@ export function renderResult(model, closed) {
   const panel = $('result');
   const over = game.status !== Status.LIVE && Boolean(game.result);
   panel.hidden = !over || closed;
+  // The way back to the result is offered only while it is closed.
+  $('show-result').hidden = !over || !closed;
   if (!over) return;
   $('result-title').textContent = resultTitle(model);
   $('result-score').textContent = scoreText(game.counts);
