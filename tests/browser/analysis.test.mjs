@@ -273,6 +273,27 @@ test('a busy engine is said plainly, and asked again after Retry-After', async (
   await page.context().close();
 });
 
+test('a position pasted in the move box goes to Set up, ready to load, instead of being refused as a square', async () => {
+  const page = await newPage(setup.browser, DESKTOP);
+  await page.goto(`${setup.server.base}/analysis`);
+  await valuesShown(page);
+  const afterF5 = (await post('/api/analysis/position', { moves: ['f5'] })).body.positions[1].board;
+  await page.evaluate((text) => {
+    const data = new DataTransfer();
+    data.setData('text', text);
+    const paste = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
+    document.querySelector('#move-input').dispatchEvent(paste);
+  }, `${afterF5} O`);
+  assert.equal(await page.inputValue('#move-input'), '');
+  assert.equal(await page.inputValue('#setup-text'), `${afterF5} O`);
+  assert.equal(await page.textContent('#setup-error'), 'That is more than a move, so it is here to load: press Load.');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'setup-text');
+  await page.click('#setup-load');
+  await page.waitForURL(`${setup.server.base}/analysis?start=${afterF5}O`);
+  assertNoConsoleErrors(page);
+  await page.context().close();
+});
+
 test('set up: a move list sets the line, a bad one shows the server\'s words, a position string sets the start', async () => {
   const page = await newPage(setup.browser, DESKTOP);
   page.allowedErrors.push(/status of 422/, /status of 409/);

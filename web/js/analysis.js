@@ -258,6 +258,17 @@ document.addEventListener('keydown', (event) => {
   step(where, Boolean(event.target.closest?.('#moves')));
 });
 
+// More than a move pasted in the move box (a position, a move list, a record) belongs in Set
+// up: it goes there, ready to load, rather than being cut to four characters and refused.
+$('move-input').addEventListener('paste', (event) => {
+  const text = (event.clipboardData?.getData('text') || '').trim();
+  if (text.length <= 4) return;
+  event.preventDefault();
+  $('setup-text').value = text;
+  $('setup-error').textContent = 'That is more than a move, so it is here to load: press Load.';
+  $('setup-text').focus();
+});
+
 $('type-move').addEventListener('submit', (event) => {
   event.preventDefault();
   const input = $('move-input');
