@@ -119,7 +119,7 @@ test('alone in the queue, the player gets the computer, clearly labelled', async
   const page = await home(lonely, 'Dee');
   await page.click('#quick-game');
   await page.waitForFunction(() => /Searching for an opponent/.test(document.querySelector('#quick-status').textContent));
-  await page.waitForURL(/\/game\/[A-Za-z0-9]+\?stand-in$/, { timeout: 10000 });
+  await page.waitForURL(/\/game\/[A-Za-z0-9]+$/, { timeout: 10000 });
   await page.waitForSelector('body[data-you]');
   const colour = await you(page);
   assert.ok(colour === 'black' || colour === 'white', colour);
@@ -130,6 +130,11 @@ test('alone in the queue, the player gets the computer, clearly labelled', async
   assert.equal(await page.textContent('#role-note'), 'Nobody else was free when you pressed Play, so the computer stands in at a level near your rating. This game is not rated.');
   // The game goes on: the player's turn comes (after the computer's reply if it has Black).
   assert.equal(await waitForTurnOrEnd(page), 'live');
+  // Opened again from a plain link, in another tab, the note is still there.
+  const again = await page.context().newPage();
+  await again.goto(page.url());
+  await again.waitForSelector('body[data-you]');
+  assert.equal(await again.textContent('#role-note'), 'Nobody else was free when you pressed Play, so the computer stands in at a level near your rating. This game is not rated.');
   assertNoConsoleErrors(page);
   await page.context().close();
 });

@@ -83,13 +83,16 @@ impl Player {
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Setup {
     /// A person against the computer; `color` is the person's. Untimed unless `timed`: then
-    /// both sides play under the game's control and nobody takes moves back.
+    /// both sides play under the game's control and nobody takes moves back. `stand_in` when
+    /// the matchmaker gave the computer because no person was found.
     Computer {
         human: Human,
         color: Color,
         level: Level,
         #[serde(default)]
         timed: bool,
+        #[serde(default)]
+        stand_in: bool,
     },
     /// One person playing both sides on one device.
     SameDevice { player: Human },
@@ -126,6 +129,11 @@ impl Setup {
     /// one device.
     pub fn allows_undo(&self) -> bool {
         self.mode().allows_undo() && !self.has_clock()
+    }
+
+    /// Whether the computer stands in for a person the matchmaker did not find.
+    pub fn is_stand_in(&self) -> bool {
+        matches!(self, Setup::Computer { stand_in: true, .. })
     }
 
     /// Who plays `color`.
@@ -171,10 +179,13 @@ impl Setup {
     }
 
     /// The same players for a rematch: people swap colours; against the computer the person
-    /// keeps the colour they chose. A ranked game's rematch is a quick game, unrated.
+    /// keeps the colour they chose (a rematch is asked for, so the computer no longer stands in
+    /// for anyone). A ranked game's rematch is a quick game, unrated.
     pub fn rematch(&self) -> Setup {
         match self.clone() {
-            computer @ Setup::Computer { .. } => computer,
+            Setup::Computer { human, color, level, timed, .. } => {
+                Setup::Computer { human, color, level, timed, stand_in: false }
+            }
             Setup::SameDevice { player } => Setup::SameDevice { player },
             Setup::Friend { black, white } => Setup::Friend { black: white, white: black },
             Setup::Quick { black, white } => Setup::Quick { black: white, white: black },

@@ -28,6 +28,9 @@ pub struct Snapshot {
     /// The XOT opening the game started from, if it did (absent from nodes that predate it).
     #[serde(default)]
     pub opening: Option<Opening>,
+    /// Whether the computer stands in for a person the matchmaker did not find.
+    #[serde(default)]
+    pub stand_in: bool,
     pub last_move: Option<LastMove>,
     /// Every ply, passes included.
     pub moves: Vec<Ply>,

@@ -263,6 +263,7 @@ impl GameState {
             }),
             control: self.control(),
             opening: self.opening,
+            stand_in: self.setup.is_stand_in(),
             last_move: self.last_move(),
             moves: (0..self.game.plies().len()).map(|index| self.ply(index)).collect(),
             draw_offer: self.draw.pending(),

@@ -196,8 +196,13 @@ async fn create(
             };
             let level = parse_level(&level)?;
             let control = chosen(control.as_deref())?;
-            let setup =
-                Setup::Computer { human: human(&session), color, level, timed: control.is_some() };
+            let setup = Setup::Computer {
+                human: human(&session),
+                color,
+                level,
+                timed: control.is_some(),
+                stand_in: false,
+            };
             let control = control.unwrap_or(hub.timing().default_control());
             (setup, control, Start::new(xot))
         }
@@ -351,6 +356,7 @@ async fn import(
         color: game.side_to_move(),
         level,
         timed: control.is_some(),
+        stand_in: false,
     };
     let control = control.unwrap_or(hub.timing().default_control());
     let id = hub

@@ -280,7 +280,8 @@ impl Matchmaking {
                 // The computer keeps the pool's clock, except in the default pool, where it
                 // plays untimed as it always has (SPEC §2).
                 let timed = pool != Pool::DEFAULT;
-                let setup = Setup::Computer { human: me.clone(), color, level, timed };
+                let setup =
+                    Setup::Computer { human: me.clone(), color, level, timed, stand_in: true };
                 let origin = Origin::stand_in(client);
                 let game_id = self
                     .hub

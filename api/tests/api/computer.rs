@@ -39,6 +39,7 @@ async fn a_whole_game_against_the_computer_ends_with_a_stored_result() {
     assert_eq!(snapshot["players"]["white"]["computer"], true);
     assert_eq!(snapshot["players"]["white"]["level"], 1);
     assert_eq!(snapshot["players"]["white"]["name"], "Computer · level 1 (≈800)");
+    assert_eq!(snapshot["stand_in"], false);
     let ended = play_to_the_end(&mut socket, "black", snapshot).await;
 
     let game: Value = ann.get(&format!("/api/games/{id}")).await.json().await.unwrap();

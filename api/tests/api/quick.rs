@@ -55,6 +55,7 @@ async fn a_lone_seeker_gets_the_computer_after_the_wait() {
     assert_eq!(view["mode"], "computer");
     let computer_side = if view["you"] == "black" { "white" } else { "black" };
     assert_eq!(view["players"][computer_side]["computer"], true);
+    assert_eq!(view["stand_in"], true, "the snapshot says the computer stands in");
     let game: Value = ann
         .get(&format!("/api/games/{}", paired["game_id"].as_str().unwrap()))
         .await

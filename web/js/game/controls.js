@@ -37,9 +37,8 @@ export function renderControls(model, { board, showLegal, play }) {
   renderLegalList(model, playable && showLegal, play);
 
   const note = $('role-note');
-  // The matchmaker's computer stand-in is an ordinary computer game; the home page marks the
-  // address it sends the player to.
-  const standIn = game.mode === Mode.COMPUTER && new URLSearchParams(location.search).has('stand-in');
+  // The matchmaker's computer stand-in is a computer game the server marks as one.
+  const standIn = game.mode === Mode.COMPUTER && game.stand_in === true;
   if (game.you === Seat.SPECTATOR) {
     note.textContent = live
       ? 'You are watching this game. Moves appear as they are played.'

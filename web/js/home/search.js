@@ -139,7 +139,7 @@ function onQueueMessage(current, msg) {
         ? `Nobody else was free: you play ${name}. Starting the game…`
         : `Found ${name}${pool}. Starting the game…`);
       // The game page explains a computer standing in for the opponent nobody found.
-      location.assign(`/game/${encodeURIComponent(msg.game_id)}${opponent.computer ? '?stand-in' : ''}`);
+      location.assign(`/game/${encodeURIComponent(msg.game_id)}`);
       return;
     }
     case QueueServerMsg.CANCELLED:

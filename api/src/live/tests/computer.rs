@@ -241,6 +241,7 @@ fn blitz_computer_game() -> GameState {
         color: Color::Black,
         level: Level::MEDIUM,
         timed: true,
+        stand_in: false,
     };
     GameState::timed(
         game_id(),

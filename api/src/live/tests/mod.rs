@@ -66,8 +66,13 @@ fn friend_game() -> GameState {
 
 /// Ann playing `color` against the computer at Medium.
 fn computer_game(color: Color) -> GameState {
-    let setup =
-        Setup::Computer { human: human(ann(), "Ann"), color, level: Level::MEDIUM, timed: false };
+    let setup = Setup::Computer {
+        human: human(ann(), "Ann"),
+        color,
+        level: Level::MEDIUM,
+        timed: false,
+        stand_in: false,
+    };
     GameState::new(game_id(), setup, Timing::default(), T0)
 }
 

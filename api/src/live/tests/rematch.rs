@@ -91,6 +91,7 @@ fn against_the_computer_one_request_starts_the_rematch_with_the_colour_the_perso
         color: Color::White,
         level: outflank_engine::ai::Level::MEDIUM,
         timed: false,
+        stand_in: false,
     };
     assert_eq!(events, [Event::RematchStarted { version: 2, game_id: next_id(), setup: same }]);
 }

@@ -27,6 +27,7 @@ fn xot_computer_game() -> GameState {
         color: Color::Black,
         level: Level::MEDIUM,
         timed: false,
+        stand_in: false,
     })
 }
 
@@ -78,6 +79,7 @@ fn the_computer_moves_first_from_the_opening_when_it_plays_black() {
         color: Color::White,
         level: Level::MEDIUM,
         timed: false,
+        stand_in: false,
     });
     let request = state.search_request(T0).expect("the computer's search");
     assert_eq!(request.board, opening().board());

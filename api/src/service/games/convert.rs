@@ -102,8 +102,8 @@ pub fn stored(record: &GameRecord) -> Result<Stored, CorruptGame> {
                 (None, Some(_)) => (&game.white, Color::White),
                 _ => return Err(corrupt("a computer game needs exactly one person")),
             };
-            let timed = game.time_control.is_some();
-            Setup::Computer { human: human(person)?, color, level, timed }
+            let (timed, stand_in) = (game.time_control.is_some(), game.stand_in);
+            Setup::Computer { human: human(person)?, color, level, timed, stand_in }
         }
         Mode::SameDevice => Setup::SameDevice { player: human(&game.black)? },
         Mode::Friend => Setup::Friend { black: human(&game.black)?, white: human(&game.white)? },
@@ -142,8 +142,13 @@ mod tests {
 
     fn row_of(origin: &Origin) -> NewGame {
         let human = Human { id: PlayerId::generate(), name: Nickname::parse("Ann").unwrap() };
-        let setup =
-            Setup::Computer { human, color: Color::Black, level: Level::EASY, timed: false };
+        let setup = Setup::Computer {
+            human,
+            color: Color::Black,
+            level: Level::EASY,
+            timed: false,
+            stand_in: false,
+        };
         let settings = (TimeControl::DEFAULT, None);
         new_game(&GameId::generate(), &setup, Board::start(), settings, origin, Timestamp(0))
     }

@@ -62,8 +62,13 @@ mod tests {
 
     fn computer_game() -> GameState {
         let human = Human { id: PlayerId::generate(), name: Nickname::parse("Ann").unwrap() };
-        let setup =
-            Setup::Computer { human, color: Color::Black, level: Level::EASY, timed: false };
+        let setup = Setup::Computer {
+            human,
+            color: Color::Black,
+            level: Level::EASY,
+            timed: false,
+            stand_in: false,
+        };
         GameState::new(GameId::generate(), setup, Timing::default(), Timestamp(0))
     }
 

@@ -102,6 +102,9 @@ pub struct SnapshotMsg {
     /// The XOT opening the game started from (`d3 c5 …`, its plies the first of `moves`), or
     /// null for a game from the standard start.
     pub opening: Option<String>,
+    /// Whether the computer stands in for a person the matchmaker did not find (the game is
+    /// not rated and the page says why).
+    pub stand_in: bool,
     pub last_move: Option<LastMoveMsg>,
     pub moves: Vec<PlyMsg>,
     pub draw_offer: Option<Side>,
@@ -197,6 +200,7 @@ impl ServerMsg {
             move_time_ms: snapshot.move_time_ms,
             control: snapshot.control.map(|control| control.to_string()),
             opening: snapshot.opening.map(|opening| opening.to_string()),
+            stand_in: snapshot.stand_in,
             last_move: snapshot.last_move.map(LastMoveMsg::from),
             moves: snapshot.moves.iter().map(PlyMsg::from).collect(),
             draw_offer: snapshot.draw_offer.map(Side::from),

@@ -72,6 +72,7 @@ fn examples() -> Vec<ServerMsg> {
         color: Color::White,
         level: Level::HARD,
         timed: false,
+        stand_in: false,
     };
     let mut computer = GameState::new(game_id(), setup, Timing::default(), T0);
     let reply = Command::ComputerMove { search_id: SearchId(1), mv: Move::Place(Square::D3) };
