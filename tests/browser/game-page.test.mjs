@@ -298,6 +298,17 @@ test('the result says what happened to you, and the focus left on Resign moves t
   await page.context().close();
 });
 
+test('looking back at a finished game moves the result aside so the board shows', async () => {
+  const page = await newPage(setup.browser, DESKTOP);
+  await resignedComputerGame(page, 'Ula', 'white');
+  await page.waitForSelector('#nav-start:not([disabled])');
+  await page.click('#nav-start');
+  await page.waitForSelector('#result', { state: 'hidden' });
+  assert.equal(await page.isVisible('#show-result'), true);
+  assertNoConsoleErrors(page);
+  await page.context().close();
+});
+
 test('a rematch against the computer keeps the colour you chose', async () => {
   const page = await newPage(setup.browser, DESKTOP);
   await resignedComputerGame(page, 'Cy', 'white');

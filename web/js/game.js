@@ -187,6 +187,9 @@ function showMissing() {
 /** Shows the position after `count` plies (null: the live position) and says so. */
 function look(count, focusMove = false) {
   if (!model.game) return;
+  // Looking back at a finished game is looking at the board: the result panel steps aside
+  // ("Show the result" brings it back), as it does for a pick on the review's graph.
+  if (count !== null && model.game.status !== Status.LIVE) resultClosed = true;
   update(view(model, count));
   $('status').textContent = model.viewing === null ? 'Showing the live position.' : `Showing the position after move ${model.viewing}.`;
   if (focusMove) moveList.focus(currentCount());
