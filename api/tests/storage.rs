@@ -81,7 +81,7 @@ on_both_backends!(
     an_addresss_open_analyses_are_counted_and_the_address_forgotten_at_the_end,
     claimable_analyses_are_those_of_games_from_the_source_asked_for,
     puzzles_are_added_once_and_read_back_exactly,
-    a_players_puzzles_come_unsolved_first_then_newest_with_their_counts,
+    a_players_puzzles_come_unsolved_first_then_by_loss_then_newest_with_their_counts,
     only_the_puzzles_player_answers_and_the_first_right_answer_solves_it,
 );
 
@@ -1570,7 +1570,7 @@ async fn puzzles_are_added_once_and_read_back_exactly(db: Db) {
     assert_eq!(store.puzzle(&unknown).await.unwrap(), None);
 }
 
-async fn a_players_puzzles_come_unsolved_first_then_newest_with_their_counts(db: Db) {
+async fn a_players_puzzles_come_unsolved_first_then_by_loss_then_newest_with_their_counts(db: Db) {
     let store = &db.store;
     let (owner, other) = (player(7), player(8));
     assert_eq!(store.puzzle_counts(&owner).await.unwrap(), PuzzleCounts::default());
@@ -1580,7 +1580,7 @@ async fn a_players_puzzles_come_unsolved_first_then_newest_with_their_counts(db:
     store.add_puzzles(&puzzles).await.unwrap();
     store.add_puzzles(&[puzzle(&game, 5, other.clone(), T0.plus(9))]).await.unwrap();
     store.record_attempt(&puzzles[3].id, &owner, true, T0.plus(10)).await.unwrap();
-    // Puzzles of one game share a time: the biggest loss comes first.
+    // The biggest loss teaches most and comes first; among equal losses the newest.
     let small = PuzzleRow { loss: 6, ..puzzle(&game, 6, owner.clone(), T0.plus(20)) };
     let big = PuzzleRow { loss: 12, ..puzzle(&game, 7, owner.clone(), T0.plus(20)) };
     store.add_puzzles(&[small, big]).await.unwrap();
@@ -1591,9 +1591,9 @@ async fn a_players_puzzles_come_unsolved_first_then_newest_with_their_counts(db:
         .iter()
         .map(|puzzle| puzzle.id.ply)
         .collect();
-    assert_eq!(order, [7, 6, 3, 2, 1, 4]);
+    assert_eq!(order, [7, 3, 2, 1, 6, 4]);
     let first_two = store.player_puzzles(&owner, 2).await.unwrap();
-    assert_eq!(first_two.iter().map(|p| p.id.ply).collect::<Vec<_>>(), [7, 6]);
+    assert_eq!(first_two.iter().map(|p| p.id.ply).collect::<Vec<_>>(), [7, 3]);
     assert_eq!(store.puzzle_counts(&owner).await.unwrap(), PuzzleCounts { total: 6, solved: 1 });
     assert_eq!(store.puzzle_counts(&other).await.unwrap(), PuzzleCounts { total: 1, solved: 0 });
 }

@@ -68,15 +68,15 @@ impl Store {
             .transpose()
     }
 
-    /// Up to `limit` of `player`'s puzzles: the unsolved ones first, then the newest, then the
-    /// biggest losses.
+    /// Up to `limit` of `player`'s puzzles: the unsolved ones first, then those that teach most
+    /// (the biggest loss the move played cost), then the newest.
     ///
     /// # Errors
     /// [`DbError::Other`] if a stored value is corrupt.
     pub async fn player_puzzles(&self, player: &PlayerId, limit: u32) -> DbResult<Vec<PuzzleRow>> {
         sqlx::query(&format!(
             "SELECT {COLUMNS} FROM puzzles WHERE player_id = $1 \
-             ORDER BY CASE WHEN solved_at IS NULL THEN 0 ELSE 1 END, created_at DESC, loss DESC, id \
+             ORDER BY CASE WHEN solved_at IS NULL THEN 0 ELSE 1 END, loss DESC, created_at DESC, id \
              LIMIT $2"
         ))
         .bind(player.as_str())

@@ -1,12 +1,13 @@
-//! Puzzles from a player's own games: where a person lost several discs with one move and one
-//! move was clearly best, the position before it becomes a puzzle ("find the best move"),
-//! checked against the engine's values stored with it.
+//! Puzzles from a player's own games: where a person lost several discs with one move, in a
+//! game not yet decided, and one move among several was clearly best, the position before it
+//! becomes a puzzle ("find the best move"), checked against the engine's values stored with
+//! it.
 //!
 //! Made when a game's analysis is done ([`super::Analyses`]): [`candidates`] picks the plies
 //! from the review, the engine values every legal move of each, and [`puzzle`] keeps those
 //! with one clearly best move. Pure, so the rules of what makes a puzzle are tested alone.
 
-use outflank_engine::analysis::{Class, INACCURACY, MISTAKE, PlyReview, PositionValues};
+use outflank_engine::analysis::{Class, MISTAKE, PlyReview, PositionValues};
 use outflank_engine::{Board, Color, Move, Square};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -17,7 +18,12 @@ use crate::storage::PuzzleRow;
 /// Discs a move must lose for its position to become a puzzle: a mistake or worse.
 pub const MIN_LOSS: i32 = MISTAKE;
 /// Discs by which the best move must beat the second best: one move clearly best.
-pub const MIN_MARGIN: i32 = INACCURACY;
+pub const MIN_MARGIN: i32 = 4;
+/// Legal moves a puzzle's position must have at least: a choice worth thinking about.
+pub const MIN_MOVES: usize = 3;
+/// How far from even (in final discs) the best move may leave the game: beyond it the game is
+/// decided, and finding the move that loses by least teaches little.
+pub const UNDECIDED: i32 = 20;
 /// Puzzles at most from one game, the biggest losses first.
 pub const PER_GAME: usize = 5;
 /// Candidates valued at most for one game (some have no clearly best move).
@@ -80,7 +86,9 @@ pub fn candidates(plies: &[PlyReview], seats: [Option<&PlayerId>; 2]) -> Vec<Can
 }
 
 /// The puzzle of `candidate` in `game_id`, whose position before the move was `position` and
-/// whose moves are valued in `values`, if one move is best by at least [`MIN_MARGIN`] discs.
+/// whose moves are valued in `values`, if it is worth solving: at least [`MIN_MOVES`] legal
+/// moves, the best one's value within [`UNDECIDED`] discs of even, better than every other by
+/// at least [`MIN_MARGIN`] discs, and not the move played.
 pub fn puzzle(
     (game_id, candidate, review): (&GameId, &Candidate, &PlyReview),
     position: Board,
@@ -89,7 +97,11 @@ pub fn puzzle(
 ) -> Option<PuzzleRow> {
     let margin = values.margin()?;
     let best = values.moves.first()?;
-    if margin < MIN_MARGIN || best.mv == review.played {
+    let worth = values.moves.len() >= MIN_MOVES
+        && best.value.abs() <= UNDECIDED
+        && margin >= MIN_MARGIN
+        && best.mv != review.played;
+    if !worth {
         return None;
     }
     let played_value = values.moves.iter().find(|value| value.mv == review.played)?.value;
@@ -234,7 +246,7 @@ mod tests {
 
     #[test]
     fn one_clearly_best_move_makes_a_puzzle_with_every_value() {
-        let values = values(&[(Square::D3, 4), (Square::C4, 1), (Square::F5, -4)]);
+        let values = values(&[(Square::D3, 4), (Square::C4, 0), (Square::F5, -4)]);
         let made = made(&values, Square::F5).unwrap();
         assert_eq!(made.id.to_string(), "k7Hq2mXp9R-1");
         assert_eq!(
@@ -243,29 +255,54 @@ mod tests {
         );
         assert_eq!(
             made.move_values,
-            r#"[{"move":"d3","value":4,"exact":true},{"move":"c4","value":1,"exact":true},{"move":"f5","value":-4,"exact":true}]"#
+            r#"[{"move":"d3","value":4,"exact":true},{"move":"c4","value":0,"exact":true},{"move":"f5","value":-4,"exact":true}]"#
         );
     }
 
     #[test]
     fn two_moves_near_the_best_make_no_puzzle() {
-        let values = values(&[(Square::D3, 4), (Square::C4, 2), (Square::F5, -4)]);
-        assert_eq!(made(&values, Square::F5), None);
+        let values = values(&[(Square::D3, 4), (Square::C4, 1), (Square::F5, -4)]);
+        assert_eq!(made(&values, Square::F5), None, "3 discs between the two best");
         let lone = self::values(&[(Square::D3, 4)]);
         assert_eq!(made(&lone, Square::D3), None);
     }
 
     #[test]
+    fn a_position_with_fewer_than_three_moves_makes_no_puzzle() {
+        // The case a new player met first: two moves, the one played among them.
+        let two = values(&[(Square::D3, -56), (Square::C4, -64)]);
+        assert_eq!(made(&two, Square::C4), None);
+        let two_even = values(&[(Square::D3, 4), (Square::C4, -6)]);
+        assert_eq!(made(&two_even, Square::C4), None);
+    }
+
+    #[test]
+    fn a_game_already_decided_makes_no_puzzle() {
+        let lost = values(&[(Square::D3, -22), (Square::C4, -30), (Square::F5, -40)]);
+        assert_eq!(made(&lost, Square::F5), None);
+        let won = values(&[(Square::D3, 21), (Square::C4, 10), (Square::F5, 2)]);
+        assert_eq!(made(&won, Square::F5), None);
+        let edge = values(&[(Square::D3, -20), (Square::C4, -30), (Square::F5, -40)]);
+        assert!(made(&edge, Square::F5).is_some(), "20 discs from even is not decided yet");
+    }
+
+    #[test]
+    fn the_best_move_played_makes_no_puzzle() {
+        let values = values(&[(Square::D3, 4), (Square::C4, -1), (Square::F5, -4)]);
+        assert_eq!(made(&values, Square::D3), None);
+    }
+
+    #[test]
     fn an_answer_is_right_only_when_it_is_the_best_move() {
         let values =
-            values(&[(Square::D3, 4), (Square::C4, 1), (Square::F5, -4), (Square::E6, -6)]);
+            values(&[(Square::D3, 4), (Square::C4, 0), (Square::F5, -4), (Square::E6, -6)]);
         let puzzle = made(&values, Square::F5).unwrap();
         let right = judge(&puzzle, Square::D3).unwrap();
         assert_eq!(right, Verdict { correct: true, value: 4, best_value: 4, loss: 0, exact: true });
         let wrong = judge(&puzzle, Square::C4).unwrap();
         assert_eq!(
             wrong,
-            Verdict { correct: false, value: 1, best_value: 4, loss: 3, exact: true }
+            Verdict { correct: false, value: 0, best_value: 4, loss: 4, exact: true }
         );
         assert_eq!(judge(&puzzle, Square::A1), Err(AnswerError::Illegal("a1".into())));
     }
