@@ -98,3 +98,27 @@ test('an unknown address shows the error page with a way home', async () => {
   assertNoConsoleErrors(page);
   await page.context().close();
 });
+
+test('colours chosen by hand in the footer apply to every page and are remembered', async () => {
+  const page = await newPage(setup.browser, { viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.goto(`${setup.server.base}/rules`);
+  assert.equal(await page.inputValue('#theme-choice'), 'system');
+  assert.equal(await background(), 'rgb(244, 242, 236)');
+  await page.selectOption('#theme-choice', 'dark');
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+  assert.equal(await background(), 'rgb(18, 21, 19)');
+  // Another page, later: still dark, and the chooser says so.
+  await page.goto(`${setup.server.base}/leaderboard`);
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+  assert.equal(await page.inputValue('#theme-choice'), 'dark');
+  assert.equal(await background(), 'rgb(18, 21, 19)');
+  // Light by hand wins over a dark system; "as the system's" follows it again.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.selectOption('#theme-choice', 'light');
+  assert.equal(await background(), 'rgb(244, 242, 236)');
+  await page.selectOption('#theme-choice', 'system');
+  assert.equal(await background(), 'rgb(18, 21, 19)');
+  assertNoConsoleErrors(page);
+  await page.context().close();
+});

@@ -3,6 +3,7 @@
 // without one; or Sign in when Google sign-in is configured. Nothing for guests otherwise:
 // the home page explains, next to Ranked, why sign-in is missing.
 import * as api from './api.js';
+import './theme.js';
 import { formatRating, profileUrl, signInUrl, welcomeUrl, whoAmI } from './account.js';
 
 function element(tag, attributes = {}, text = '') {

@@ -15,7 +15,8 @@
 //!
 //! The pages share one layout: `<!-- layout:head -->` in a page stands for `layout/head.html`
 //! (charset, viewport, icon, stylesheet) and `<!-- layout:header -->` for `layout/header.html`
-//! (the skip link and the site header), put in as the page is served. So the pages do not
+//! (the skip link and the site header), and `<!-- layout:footer -->` for `layout/footer.html`
+//! (the colours chooser), put in as the page is served. So the pages do not
 //! repeat them, and there is still no build step.
 
 use actix_web::http::StatusCode;
@@ -96,6 +97,7 @@ fn content_type(path: &str) -> &'static str {
 const LAYOUT: &[(&str, &str)] = &[
     ("<!-- layout:head -->", "layout/head.html"),
     ("<!-- layout:header -->", "layout/header.html"),
+    ("<!-- layout:footer -->", "layout/footer.html"),
 ];
 
 /// The game page, with status 404 for an id that names no game, so that a link to a game that
@@ -166,7 +168,7 @@ mod tests {
     }
 
     #[test]
-    fn every_page_is_served_with_the_shared_head_and_header_once() {
+    fn every_page_is_served_with_the_shared_head_header_and_footer_once() {
         for file in PAGES.iter().map(|&(_, file)| file).chain(["game.html", "404.html"]) {
             let page = page(file);
             assert!(!page.contains("<!-- layout:"), "{file} keeps a layout marker");
@@ -176,6 +178,7 @@ mod tests {
                 "{file}"
             );
             assert_eq!(page.matches(r#"<header class="site-header">"#).count(), 1, "{file}");
+            assert_eq!(page.matches(r#"<footer class="site-footer">"#).count(), 1, "{file}");
             assert_eq!(page.matches(r#"class="skip-link""#).count(), 1, "{file}");
             assert_eq!(
                 page.matches(r#"id="content""#).count(),
