@@ -112,7 +112,7 @@ test('with reduced motion the discs change colour without turning', async () => 
   await page.context().close();
 });
 
-test('a pass shown as the current move is as legible as any current move: white on the accent', async () => {
+test('a pass is said under the board, and shown as the current move it is white on the accent', async () => {
   const page = await newPage(setup.browser, DESKTOP);
   await openGame(page, 'Pia', { mode: 'same_device' });
   for (const square of TO_A_PASS) {
@@ -120,6 +120,10 @@ test('a pass shown as the current move is as legible as any current move: white 
     await page.click(`#board [data-square="${square}"]`);
   }
   await page.waitForSelector('.moves-list button.move.pass');
+  // The pass is said under the board, not over the disc just played.
+  await page.waitForSelector('#pass-banner:not([hidden])');
+  const [boardBox, bannerBox] = await Promise.all([page.locator('#board').boundingBox(), page.locator('#pass-banner').boundingBox()]);
+  assert.ok(bannerBox.y >= boardBox.y + boardBox.height, JSON.stringify({ boardBox, bannerBox }));
   await page.click('.moves-list button.move.pass');
   await page.waitForSelector('.moves-list button.move.pass[aria-current="step"]');
   const colours = await page.$eval('.moves-list button.move.pass', (pass) => [getComputedStyle(pass).color, getComputedStyle(pass).backgroundColor]);

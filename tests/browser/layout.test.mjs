@@ -39,6 +39,9 @@ test('on a 390×844 phone the board fills the width with squares of at least 44 
   // The page says that a second tap plays.
   assert.equal(await page.textContent('#tap-hint'), 'Tap d3 again to play it (flips 1 disc).');
   assert.equal(await page.isVisible('#tap-hint'), true);
+  // Under the board, never over a square.
+  const [boardBox, hintBox] = await Promise.all([page.locator('#board').boundingBox(), page.locator('#tap-hint').boundingBox()]);
+  assert.ok(hintBox.y >= boardBox.y + boardBox.height, JSON.stringify({ boardBox, hintBox }));
   await page.tap('#board [data-square="d3"]');
   await page.waitForFunction(() => document.querySelectorAll('#moves li').length >= 1);
   assert.equal(await page.isVisible('#tap-hint'), false);
