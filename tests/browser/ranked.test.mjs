@@ -158,6 +158,8 @@ describe('with sign-in configured', () => {
     assert.match(lost, /^Your rating: [\u2212-]20 · 1,180\?$/);
     assert.match(lost, /\u2212/, 'a real minus sign');
     assert.match(await white.textContent('#status'), /Your rating: up 20 to 1,220 \(provisional\)/);
+    // The rematch would not be rated, and its button says so.
+    assert.equal(await white.textContent('#rematch'), 'Rematch (not rated)');
     await screenshot(white, 'ranked-result');
 
     // A reload (and the replay) still shows it, from the stored game.

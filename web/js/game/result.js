@@ -1,6 +1,6 @@
 // The result over the board at the end: what happened to the viewer, the score, why, the
 // rating change, and the rematch.
-import { Seat, Side, Status } from '../protocol.js';
+import { Mode, Seat, Side, Status } from '../protocol.js';
 import { formatChange, formatRating, profileUrl } from '../account.js';
 import { SIDE_NAME } from '../notation/words.js';
 import { isPlayer, playerName, reasonText, resultTitle, scoreText } from './model.js';
@@ -35,6 +35,8 @@ export function renderResult(model, closed) {
     return;
   }
   rematch.hidden = !isPlayer(game) || left.length > 0 || (game.you !== Seat.BOTH && asked.includes(game.you));
+  // A ranked game's rematch is a quick game: the button says it will not be rated.
+  rematch.textContent = game.mode === Mode.RANKED ? 'Rematch (not rated)' : 'Rematch';
   let text = '';
   if (left.length) text = 'Your opponent left: no rematch in this game.';
   else if (game.you !== Seat.BOTH && asked.includes(game.you)) text = 'Rematch asked. Waiting for your opponent…';
