@@ -433,6 +433,13 @@ for (const [label, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       return ratio(rgb(swatch.borderTopColor), rgb(box.backgroundColor));
     });
     assert.ok(contrast >= 3, `swatch edge contrast ${contrast.toFixed(2)}`);
+    // And it is filled as the board's black disc is, not a ring on the dark panel.
+    const fills = await page.evaluate(() => [
+      getComputedStyle(document.querySelector('#player-black .swatch')).backgroundImage,
+      getComputedStyle(document.querySelector('#board .disc.black')).backgroundImage,
+    ]);
+    assert.match(fills[0], /^radial-gradient/);
+    assert.equal(fills[0], fills[1]);
     await page.context().close();
   });
 }
