@@ -5,7 +5,6 @@ use actix_web::http::StatusCode;
 use actix_web::web::{self, ServiceConfig};
 use actix_web::{HttpRequest, HttpResponse};
 use outflank_engine::ai::Level;
-use outflank_engine::ggf::{self, GameTextError};
 use outflank_engine::record::Record;
 use outflank_engine::{Board, Color, Game, GgfGame, ParseGgfError, ParseRecordError};
 use serde::{Deserialize, Serialize};
@@ -65,15 +64,6 @@ impl From<ServiceError> for GameRouteError {
             ServiceError::NotFound(_) => GameRouteError::NotFound,
             ServiceError::OverBudget(over) => GameRouteError::TooManyGames(over),
             other => GameRouteError::Unavailable(other.to_string()),
-        }
-    }
-}
-
-impl From<GameTextError> for GameRouteError {
-    fn from(error: GameTextError) -> GameRouteError {
-        match error {
-            GameTextError::Record(error) => GameRouteError::Record(error),
-            GameTextError::Ggf(error) => GameRouteError::Ggf(error),
         }
     }
 }
@@ -229,20 +219,27 @@ fn chosen(text: Option<&str>) -> Result<Option<TimeControl>, ChosenControlError>
     text.map(TimeControl::chosen).transpose()
 }
 
-/// How an imported text says its game was timed: a GGF game's `TI` when it is a per-game
-/// clock Outflank plays (other GGS clocks are left unread), a record's `Clock:` line, which
-/// must then be a control.
-fn recorded_control(text: &str) -> Result<Option<TimeControl>, GameRouteError> {
+/// An imported text, read once: the game, the players a GGF game names (black, white), and
+/// the control it was played under.
+struct ImportedText {
+    game: Game,
+    names: [Option<String>; 2],
+    control: Option<TimeControl>,
+}
+
+/// Reads a GGF game (text starting `(;`), a text record or a move list. The control is a GGF
+/// game's `TI` when it is a per-game clock Outflank plays (other GGS clocks are left unread),
+/// or a record's `Clock:` line, which must then be a control.
+fn read_import(text: &str) -> Result<ImportedText, GameRouteError> {
     if text.trim_start().starts_with("(;") {
-        let ggf = text.parse::<GgfGame>().ok();
-        return Ok(ggf.and_then(|ggf| ggf.time_control).and_then(|ti| ggs_clock::read(&ti)));
+        let ggf: GgfGame = text.parse()?;
+        let control = ggf.time_control.as_deref().and_then(ggs_clock::read);
+        return Ok(ImportedText { names: [ggf.black, ggf.white], control, game: ggf.game });
     }
-    let Some(clock) =
-        text.parse::<Record>().ok().and_then(|record| record.clock().map(str::to_owned))
-    else {
-        return Ok(None);
-    };
-    clock.parse().map(Some).map_err(GameRouteError::RecordClock)
+    let record: Record = text.parse()?;
+    let control =
+        record.clock().map(str::parse).transpose().map_err(GameRouteError::RecordClock)?;
+    Ok(ImportedText { game: record.into_game(), names: [None, None], control })
 }
 
 /// The body of `POST /api/games/import`.
@@ -258,16 +255,16 @@ struct Import {
 
 /// Stores an imported game that is over as a finished, unrated game of the importer's (the
 /// players named as in a GGF game when the names pass as nicknames a guest could choose, or
-/// "Black" and "White"), timed as the text says (`control`), marked imported, and queues its
-/// analysis in the line of imports, asked for by the importer from `client`.
+/// "Black" and "White"), timed as the text says, marked imported, and queues its analysis in
+/// the line of imports, asked for by the importer from `client`.
 async fn import_finished(
-    (text, game, control): (&str, &Game, Option<TimeControl>),
+    imported: &ImportedText,
     session: &Session,
     client: ClientKey,
     store: &Store,
     analyses: &Analyses,
 ) -> Result<HttpResponse, GameRouteError> {
-    let ggf = text.trim_start().starts_with("(;").then(|| text.parse::<GgfGame>().ok()).flatten();
+    let game = &imported.game;
     // Checked as a chosen nickname is: no markup, no invisible or look-alike characters, and
     // never a name the site shows itself ("Computer", "Deleted player").
     let name = |given: Option<&String>, default: &str| {
@@ -275,8 +272,8 @@ async fn import_finished(
             .and_then(|name| Nickname::choose(name.trim()).ok())
             .map_or_else(|| default.to_owned(), |name| name.to_string())
     };
-    let black = name(ggf.as_ref().and_then(|g| g.black.as_ref()), "Black");
-    let white = name(ggf.as_ref().and_then(|g| g.white.as_ref()), "White");
+    let black = name(imported.names[0].as_ref(), "Black");
+    let white = name(imported.names[1].as_ref(), "White");
     let result = game.result().ok_or(GameRouteError::ImportedGameOver)?;
     let now = Timestamp::now();
     let row = crate::storage::NewGame {
@@ -293,7 +290,7 @@ async fn import_finished(
         turn_started_at: None,
         origin: None,
         stand_in: false,
-        time_control: control,
+        time_control: imported.control,
         opening: None,
     };
     let winner = match result.winner() {
@@ -337,17 +334,16 @@ async fn import(
     store: web::Data<Store>,
     analyses: web::Data<Analyses>,
 ) -> Result<HttpResponse, GameRouteError> {
-    let game = ggf::parse_game_text(&body.record)?;
+    let imported = read_import(&body.record)?;
     let control = chosen(body.control.as_deref())?;
-    let recorded = recorded_control(&body.record)?;
-    if game.start() != Board::start() {
-        return Err(GameRouteError::ImportStart(game.start().to_string()));
+    if imported.game.start() != Board::start() {
+        return Err(GameRouteError::ImportStart(imported.game.start().to_string()));
     }
-    if game.is_over() {
+    if imported.game.is_over() {
         let client = client_key(&request);
-        let imported = (body.record.as_str(), &game, recorded);
-        return import_finished(imported, &session, client, &store, &analyses).await;
+        return import_finished(&imported, &session, client, &store, &analyses).await;
     }
+    let game = imported.game;
     let level = parse_level(body.level.as_ref().ok_or_else(|| {
         GameRouteError::BadRequest("a game to continue needs the computer's \"level\"".into())
     })?)?;
