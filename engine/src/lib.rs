@@ -52,6 +52,10 @@ mod parallel;
 pub mod ai;
 pub use ai::Level;
 
+// Named openings (the Tiger, the Rose…), recognised by position.
+pub mod openings;
+pub use openings::{Opening, opening_of, opening_of_game};
+
 // XOT: games started from a balanced eight-ply opening drawn at random.
 pub mod xot;
 
