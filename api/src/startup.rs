@@ -251,6 +251,9 @@ impl Application {
                 .wrap(middleware::from_fn(check_origin))
                 .wrap(middleware::from_fn(crate::http::rate_limit::limit_rate))
                 .wrap(middleware::from_fn(crate::http::security_headers::add_security_headers))
+                // Pages, scripts, styles and JSON go out compressed (brotli or gzip, as the
+                // client accepts); a socket's upgrade is left alone.
+                .wrap(middleware::Compress::default())
                 .wrap(middleware::from_fn(crate::http::tracing_span::request_span))
                 .configure(crate::ws::configure)
                 .configure(|config| routes::configure(config, probes_here))

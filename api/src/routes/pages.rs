@@ -20,13 +20,14 @@
 //! repeat them, and there is still no build step.
 
 use actix_web::http::StatusCode;
-use actix_web::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use actix_web::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH};
 use actix_web::web::{self, ServiceConfig};
 use actix_web::{HttpRequest, HttpResponse};
 use rust_embed::Embed;
 
 use crate::domain::GameId;
 use crate::http::error::error_response;
+use crate::routes::auth::SignIn;
 use crate::storage::Store;
 
 /// The files of `web/`.
@@ -56,7 +57,10 @@ const ASSET_DIRS: &[&str] = &["css", "js", "img"];
 pub fn configure(config: &mut ServiceConfig) {
     config.route("/api/openapi.json", web::get().to(openapi));
     for &(path, file) in PAGES {
-        config.route(path, web::get().to(move || async move { file_response(file) }));
+        config.route(
+            path,
+            web::get().to(move |request: HttpRequest| async move { file_response(&request, file) }),
+        );
     }
     for &path in GAME_PAGES {
         config.route(path, web::get().to(game_page));
@@ -64,8 +68,8 @@ pub fn configure(config: &mut ServiceConfig) {
     for &dir in ASSET_DIRS {
         config.route(
             &format!("/{dir}/{{tail:.*}}"),
-            web::get().to(move |tail: web::Path<String>| async move {
-                file_response(&format!("{dir}/{tail}"))
+            web::get().to(move |request: HttpRequest, tail: web::Path<String>| async move {
+                file_response(&request, &format!("{dir}/{tail}"))
             }),
         );
     }
@@ -103,12 +107,16 @@ const LAYOUT: &[(&str, &str)] = &[
 /// The game page, with status 404 for an id that names no game, so that a link to a game that
 /// does not exist reads as one to crawlers and tools too; the page itself says "Game not
 /// found". When the store cannot say, the page is served as usual and asks the API itself.
-async fn game_page(id: web::Path<String>, store: web::Data<Store>) -> HttpResponse {
+async fn game_page(
+    request: HttpRequest,
+    id: web::Path<String>,
+    store: web::Data<Store>,
+) -> HttpResponse {
     let exists = match id.parse::<GameId>() {
         Ok(id) => store.game_exists(&id).await.unwrap_or(true),
         Err(_) => false,
     };
-    let mut response = file_response("game.html");
+    let mut response = file_response(&request, "game.html");
     if !exists && response.status() == StatusCode::OK {
         *response.status_mut() = StatusCode::NOT_FOUND;
     }
@@ -116,17 +124,56 @@ async fn game_page(id: web::Path<String>, store: web::Data<Store>) -> HttpRespon
 }
 
 /// A file of `web/`, or the not-found page. Paths with `..` never reach the disk.
-fn file_response(path: &str) -> HttpResponse {
+///
+/// The files' addresses carry no version (there is no build step to put one in), so a browser
+/// keeps each file but asks again before using it (`no-cache`) with the tag of what it has:
+/// an unchanged file costs a `304 Not Modified` and no body. Text is compressed on the way
+/// out by the app's compression middleware.
+fn file_response(request: &HttpRequest, path: &str) -> HttpResponse {
     if path.split('/').any(|part| part == ".." || part.is_empty()) {
         return not_found_page();
     }
-    match contents(path) {
-        Some(body) => HttpResponse::Ok()
-            .insert_header((CONTENT_TYPE, content_type(path)))
-            .insert_header((CACHE_CONTROL, "no-cache"))
-            .body(body),
-        None => not_found_page(),
+    let Some(mut body) = contents(path) else { return not_found_page() };
+    if path.ends_with(".html") && signs_in(request) {
+        body = with_sign_in(&body);
     }
+    let tag = entity_tag(&body);
+    let cached =
+        request.headers().get(IF_NONE_MATCH).and_then(|value| value.to_str().ok()).is_some_and(
+            |tags| tags.split(',').any(|seen| seen.trim() == tag || seen.trim() == "*"),
+        );
+    let mut response = if cached { HttpResponse::NotModified() } else { HttpResponse::Ok() };
+    response.insert_header((CACHE_CONTROL, "no-cache")).insert_header((ETAG, tag.clone()));
+    if cached {
+        return response.finish();
+    }
+    response.insert_header((CONTENT_TYPE, content_type(path))).body(body)
+}
+
+/// Whether visitors can sign in here (Google sign-in is configured).
+fn signs_in(request: &HttpRequest) -> bool {
+    request.app_data::<web::Data<SignIn>>().is_some_and(|sign_in| sign_in.0.is_some())
+}
+
+/// A page whose header's account corner is marked as one that will hold a Sign in link or the
+/// account: its place is kept from the first paint (on a phone, a line of its own), so that
+/// nothing moves when the page's script fills it in.
+fn with_sign_in(page: &[u8]) -> Vec<u8> {
+    String::from_utf8_lossy(page)
+        .replacen(ACCOUNT_CORNER, &format!("{ACCOUNT_CORNER} data-sign-in=\"on\""), 1)
+        .into_bytes()
+}
+
+/// The account corner's opening tag's start in `layout/header.html`.
+const ACCOUNT_CORNER: &str = r#"<div class="site-account" id="site-account""#;
+
+/// A strong entity tag for `body`: a hash of its bytes, quoted. Not a security measure, only
+/// a way to tell that a file the browser holds is still the one served.
+fn entity_tag(body: &[u8]) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    body.hash(&mut hasher);
+    format!("\"{:016x}-{:x}\"", hasher.finish(), body.len())
 }
 
 /// The bytes of a file of `web/`; a page comes with the shared layout put in.
@@ -186,6 +233,21 @@ mod tests {
                 "{file}: the skip link's target"
             );
         }
+    }
+
+    #[test]
+    fn a_page_marks_its_account_corner_when_visitors_can_sign_in() {
+        let page = page("index.html");
+        assert_eq!(page.matches(ACCOUNT_CORNER).count(), 1);
+        let marked = String::from_utf8(with_sign_in(page.as_bytes())).unwrap();
+        assert!(marked.contains(r#"id="site-account" data-sign-in="on""#));
+    }
+
+    #[test]
+    fn a_files_tag_changes_with_its_bytes_and_only_then() {
+        assert_eq!(entity_tag(b"body { }"), entity_tag(b"body { }"));
+        assert_ne!(entity_tag(b"body { }"), entity_tag(b"body {}"));
+        assert!(entity_tag(b"").starts_with('"') && entity_tag(b"").ends_with('"'));
     }
 
     #[test]

@@ -98,3 +98,48 @@ async fn pages_carry_a_strict_content_security_policy_and_no_framing() {
         assert_eq!(headers["x-frame-options"], "DENY", "{path}");
     }
 }
+
+#[actix_web::test]
+async fn text_assets_are_compressed_for_clients_that_accept_it() {
+    let app = spawn_app().await;
+    let plain = app.get("/css/style.css").await.bytes().await.unwrap();
+    for encoding in ["br", "gzip"] {
+        let response = app
+            .client
+            .get(format!("{}/css/style.css", app.url))
+            .header("accept-encoding", encoding)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        assert_eq!(response.headers()["content-encoding"], encoding);
+        let sent = response.bytes().await.unwrap();
+        assert!(
+            sent.len() * 2 < plain.len(),
+            "{encoding}: {} of {} bytes",
+            sent.len(),
+            plain.len()
+        );
+    }
+}
+
+#[actix_web::test]
+async fn an_unchanged_file_is_not_sent_again() {
+    let app = spawn_app().await;
+    let first = app.get("/js/game.js").await;
+    assert_eq!(first.headers()["cache-control"], "no-cache");
+    let tag = first.headers()["etag"].to_str().unwrap().to_owned();
+    let again = app
+        .client
+        .get(format!("{}/js/game.js", app.url))
+        .header("if-none-match", &tag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 304);
+    assert_eq!(again.headers()["etag"], tag.as_str());
+    assert!(again.bytes().await.unwrap().is_empty());
+    // Another file's tag does not match.
+    let other = app.get("/css/style.css").await.headers()["etag"].to_str().unwrap().to_owned();
+    assert_ne!(other, tag);
+}
