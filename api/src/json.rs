@@ -2,7 +2,7 @@
 //! a side, the board as text, legal squares with their flips, every position of a game, a
 //! rating change as shown.
 
-use outflank_engine::{Bitboard, Board, Color, Game, Move, Square};
+use outflank_engine::{Bitboard, Board, Color, Game, Move, Square, openings};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::accounts::rating::{RatingChange, is_provisional, shown};
@@ -98,9 +98,11 @@ pub fn board_text(board: &Board) -> String {
 /// the analysis board.
 pub fn positions_json(game: &Game) -> serde_json::Value {
     let mut last_move = serde_json::Value::Null;
-    let mut positions = vec![
-        serde_json::json!({ "ply": 0, "board": board_text(&game.start()), "last_move": last_move }),
-    ];
+    let mut positions = vec![serde_json::json!({
+        "ply": 0, "board": board_text(&game.start()), "last_move": last_move, "opening_name": null,
+    })];
+    let standard = game.start() == Board::start();
+    let mut opening = None;
     for (index, &mv) in game.plies().iter().enumerate() {
         let (Some(before), Some(after)) = (game.board_after(index), game.board_after(index + 1))
         else {
@@ -114,8 +116,16 @@ pub fn positions_json(game: &Game) -> serde_json::Value {
                 "flips": SquareList(before.flips(square)),
             });
         }
-        positions
-            .push(serde_json::json!({ "ply": index + 1, "board": board_text(&after), "last_move": last_move }));
+        // The opening named by the plies so far; past the named lines' length it stays.
+        if standard && index < openings::deciding_plies() {
+            opening = openings::opening_of(&game.plies()[..=index]);
+        }
+        positions.push(serde_json::json!({
+            "ply": index + 1,
+            "board": board_text(&after),
+            "last_move": last_move,
+            "opening_name": opening.map(|opening| opening.name()),
+        }));
     }
     serde_json::Value::Array(positions)
 }

@@ -76,6 +76,28 @@ impl Pool {
         Pool::ALL.into_iter().find(|pool| pool.control() == control && pool.is_xot() == xot)
     }
 
+    /// The pool whose rating says most about a player in a game under `control` (`None`: no
+    /// clock), rated or not: the game's own pool if it has one; otherwise XOT for an XOT game,
+    /// daily for days a move, 30 s for seconds a move or no clock, and for a clock per game
+    /// blitz when a side's expected time (base and 40 increments) is under 8 minutes, else
+    /// rapid. It is the rating shown beside a name on the board.
+    pub fn nearest(control: Option<TimeControl>, xot: bool) -> Pool {
+        if xot {
+            return Pool::Xot;
+        }
+        let Some(control) = control else { return Pool::DEFAULT };
+        if let Some(pool) = Pool::of(control, false) {
+            return pool;
+        }
+        match control {
+            TimeControl::PerMove { .. } => Pool::Move30,
+            TimeControl::Daily { .. } => Pool::Daily,
+            TimeControl::Fischer { base_ms, increment_ms } => {
+                if base_ms + 40 * increment_ms < 8 * 60_000 { Pool::Blitz } else { Pool::Rapid }
+            }
+        }
+    }
+
     /// The pools' keys as a sentence lists them: `30s, blitz, rapid, daily or xot`.
     pub fn keys_listed() -> String {
         let keys: Vec<&str> = Pool::ALL.iter().map(|pool| pool.key()).collect();
@@ -138,6 +160,27 @@ impl<'de> serde::Deserialize<'de> for Pool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_in_a_pool_shows_that_pools_rating() {
+        for pool in Pool::ALL {
+            assert_eq!(Pool::nearest(Some(pool.control()), pool.is_xot()), pool);
+        }
+    }
+
+    #[test]
+    fn a_game_outside_the_pools_shows_the_nearest_pools_rating() {
+        assert_eq!(Pool::nearest(None, false), Pool::Move30);
+        assert_eq!(Pool::nearest(None, true), Pool::Xot);
+        assert_eq!(
+            Pool::nearest(Some(TimeControl::PerMove { move_ms: 10_000 }), false),
+            Pool::Move30
+        );
+        assert_eq!(Pool::nearest(Some(TimeControl::Daily { days: 7 }), false), Pool::Daily);
+        assert_eq!(Pool::nearest(Some(TimeControl::fischer(1, 0)), false), Pool::Blitz);
+        assert_eq!(Pool::nearest(Some(TimeControl::fischer(5, 3)), false), Pool::Blitz);
+        assert_eq!(Pool::nearest(Some(TimeControl::fischer(15, 10)), false), Pool::Rapid);
+    }
 
     #[test]
     fn every_pool_reads_back_from_its_key() {

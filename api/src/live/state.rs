@@ -1,5 +1,6 @@
 //! The live-game state machine: commands in, events out, time passed in by the caller.
 
+use outflank_engine::openings::opening_of_game;
 use outflank_engine::xot::{self, Opening};
 use outflank_engine::{Board, Color, Game, Move, ReplayError, Square};
 use thiserror::Error;
@@ -455,6 +456,7 @@ impl GameState {
             to_move: live.then(|| board.side_to_move()),
             legal: if live { legal_moves(&board) } else { Vec::new() },
             counts: board.counts(),
+            opening_name: opening_of_game(&self.game).map(|opening| opening.name().to_owned()),
         }
     }
 

@@ -40,6 +40,9 @@ pub struct Position {
     pub legal: Vec<LegalMove>,
     /// Disc counts and empty squares.
     pub counts: GameResult,
+    /// The name of the named opening the game's first moves make (the longest that matches,
+    /// kept once the game leaves the named lines), if any.
+    pub opening_name: Option<String>,
 }
 
 /// Both sides' clocks at one moment.

@@ -5,18 +5,20 @@ use actix_web::http::StatusCode;
 use actix_web::web::{self, ServiceConfig};
 use actix_web::{HttpRequest, HttpResponse};
 use outflank_engine::ai::Level;
+use outflank_engine::openings::opening_of_game;
 use outflank_engine::record::Record;
 use outflank_engine::{Board, Color, Game, GgfGame, ParseGgfError, ParseRecordError};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use thiserror::Error;
 
+use crate::accounts::rating::{RatedGame, is_provisional};
 use crate::domain::{ClientKey, EndReason, GameId, GameStatus, Mode, Nickname, Timestamp, Winner};
 use crate::http::client_address::client_key;
 use crate::http::error::{ApiError, api_error};
 use crate::identity::session::Session;
 use crate::json::positions_json;
-use crate::live::{BadTimeControl, ChosenControlError, Human, Setup, TimeControl, ggs_clock};
+use crate::live::{BadTimeControl, ChosenControlError, Human, Pool, Setup, TimeControl, ggs_clock};
 use crate::routes::players::rated_game_json;
 use crate::service::{Analyses, GameHub, Origin, OverBudget, ServiceError, Start};
 use crate::storage::{AnalysisRequester, DbError, FinishedGame, GameRecord, SeatRow, Store};
@@ -379,8 +381,46 @@ async fn show(
     let rating = if record.game.rated { store.game_rating(&record.game.id).await? } else { None };
     let mut body = game_json(&record);
     body["positions"] = positions;
+    body["opening_name"] = json!(opening_of_game(&game).map(|opening| opening.name()));
+    body["ratings"] = shown_ratings(&store, &record, rating.as_ref()).await?;
     body["rating_changes"] = rating.as_ref().map_or(serde_json::Value::Null, rated_game_json);
     Ok(HttpResponse::Ok().json(body))
+}
+
+/// Each side's rating as the board shows it beside the name, and the pool it is from: in a
+/// rated game the rating the game was played at; otherwise the account's rating now in the
+/// game's nearest pool ([`Pool::nearest`]). Null for the computer (its name says its level's
+/// rating) and for guests, who have none.
+async fn shown_ratings(
+    store: &Store,
+    record: &GameRecord,
+    rated: Option<&RatedGame>,
+) -> Result<serde_json::Value, GameRouteError> {
+    let game = &record.game;
+    let pool = Pool::nearest(game.control(), game.opening.is_some());
+    let mut sides = serde_json::Map::new();
+    for (key, color, seat) in
+        [("black", Color::Black, &game.black), ("white", Color::White, &game.white)]
+    {
+        let change =
+            rated.map(|rated| if color == Color::Black { &rated.black } else { &rated.white });
+        let shown = match (change, &seat.id) {
+            (Some(change), _) => {
+                Some((change.before, is_provisional(change.game_number.saturating_sub(1))))
+            }
+            (None, Some(id)) => store
+                .account_standing(id, pool)
+                .await?
+                .map(|standing| (standing.rating, is_provisional(standing.rated_games))),
+            (None, None) => None,
+        };
+        let value = shown.map_or(serde_json::Value::Null, |(rating, provisional)| {
+            json!({ "rating": rating.round() as i64, "provisional": provisional })
+        });
+        sides.insert(key.to_owned(), value);
+    }
+    sides.insert("pool".to_owned(), json!(pool.key()));
+    Ok(serde_json::Value::Object(sides))
 }
 
 fn game_json(record: &GameRecord) -> serde_json::Value {

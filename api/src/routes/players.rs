@@ -5,7 +5,7 @@
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::web::{self, ServiceConfig};
-use outflank_engine::Color;
+use outflank_engine::{Board, Color, openings};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use thiserror::Error;
@@ -13,7 +13,7 @@ use thiserror::Error;
 use crate::accounts::PublicName;
 use crate::accounts::rating::{RatedGame, RatingChange};
 use crate::accounts::rating::{is_provisional, shown};
-use crate::domain::{GameStatus, Winner};
+use crate::domain::{GameId, GameStatus, Winner};
 use crate::http::error::{ApiError, api_error};
 use crate::json::RatingSide;
 use crate::live::{Pool, UnknownPool, winner_of};
@@ -133,6 +133,9 @@ async fn profile(
     let history = store.rating_history(&account.player_id).await?;
     let games = store.recent_games(&account.player_id, RECENT_GAMES).await?;
     let puzzles = store.puzzle_counts(&account.player_id).await?;
+    let ids: Vec<GameId> = games.iter().map(|game| game.id.clone()).collect();
+    let plies = u32::try_from(openings::deciding_plies()).unwrap_or(u32::MAX);
+    let first_moves = store.first_moves(&ids, plies).await?;
     let recent: Vec<Value> = games
         .iter()
         .map(|game| {
@@ -150,6 +153,10 @@ async fn profile(
                 _ => "aborted",
             };
             let rated = history.iter().find(|rated| rated.change.game_id == game.id);
+            let opening = (game.start_position == Board::start())
+                .then(|| first_moves.get(&game.id))
+                .flatten()
+                .and_then(|moves| openings::opening_of(moves));
             json!({
                 "id": game.id.to_string(),
                 "mode": game.mode.as_str(),
@@ -163,6 +170,7 @@ async fn profile(
                 "rating_change": rated
                     .map(|rated| shown(rated.change.after) - shown(rated.change.before)),
                 "finished_at": game.finished_at.map(|at| at.0),
+                "opening_name": opening.map(|opening| opening.name()),
             })
         })
         .collect();

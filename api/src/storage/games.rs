@@ -424,6 +424,36 @@ impl Store {
         Ok(GameRecord { game, moves })
     }
 
+    /// The first `plies` moves of each of `games` (fewer for a shorter game, none for an
+    /// unknown one): enough to name their openings in a list without loading whole games.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] if a stored value is corrupt.
+    pub async fn first_moves(
+        &self,
+        games: &[GameId],
+        plies: u32,
+    ) -> DbResult<HashMap<GameId, Vec<Move>>> {
+        let mut moves: HashMap<GameId, Vec<Move>> = HashMap::new();
+        if games.is_empty() {
+            return Ok(moves);
+        }
+        let ids = (2..games.len() + 2).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ");
+        let sql = format!(
+            "SELECT game_id, ply, mv, played_at FROM moves \
+             WHERE ply < $1 AND game_id IN ({ids}) ORDER BY game_id, ply"
+        );
+        let mut query = sqlx::query(&sql).bind(i64::from(plies));
+        for id in games {
+            query = query.bind(id.as_str());
+        }
+        for row in &query.fetch_all(&self.pool).await? {
+            let (game_id, mv) = move_row(row)?;
+            moves.entry(game_id).or_default().push(mv.mv);
+        }
+        Ok(moves)
+    }
+
     /// Every live game with a clock (between two people at a distance, or against the computer
     /// under a chosen control) with its moves, oldest first: what a restarted server resumes,
     /// since their clocks run. Games without a clock (against the computer, on one device)

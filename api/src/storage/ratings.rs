@@ -92,6 +92,27 @@ impl Store {
         row.as_ref().map_or(Ok(PoolStanding::new(pool)), standing_row)
     }
 
+    /// Player `id`'s standing in `pool` if the player has an account (not deleted): the
+    /// rating shown beside a name. `None` for a guest, whose games are never rated.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] when the database fails.
+    pub async fn account_standing(
+        &self,
+        id: &PlayerId,
+        pool: Pool,
+    ) -> DbResult<Option<PoolStanding>> {
+        let account =
+            sqlx::query("SELECT 1 FROM accounts WHERE player_id = $1 AND deleted_at IS NULL")
+                .bind(id.as_str())
+                .fetch_optional(&self.pool)
+                .await?;
+        match account {
+            Some(_) => self.standing_in(id, pool).await.map(Some),
+            None => Ok(None),
+        }
+    }
+
     /// `pool`'s leaderboard from `offset`: named accounts with at least one rated game there,
     /// best first (ties: more rated games first, then by name).
     ///

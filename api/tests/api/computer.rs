@@ -47,6 +47,8 @@ async fn a_whole_game_against_the_computer_ends_with_a_stored_result() {
     assert_eq!(game["result"]["reason"], "normal");
     assert_eq!(game["result"]["winner"], ended["result"]["winner"]);
     assert_eq!(game["players"]["white"]["computer"], true);
+    // A guest has no rating, and the computer's is in its name.
+    assert_eq!(game["ratings"], json!({ "pool": "30s", "black": null, "white": null }));
 }
 
 #[actix_web::test]

@@ -23,6 +23,7 @@ mod lobby;
 mod metrics;
 mod oidc_support;
 mod openapi;
+mod openings;
 mod pages;
 mod puzzles;
 mod quick;

@@ -108,6 +108,10 @@ async fn a_ranked_result_moves_both_ratings_and_shows_everywhere() {
     let bob = named_account(&app, "bob-sub", "Bob").await;
     let id = pair(&alice, &bob).await;
     let (mut alice_game, alice_color, mut bob_game) = opened(&alice, &bob, &id).await;
+    // While it is played, each name has its rating in the game's pool beside it.
+    let live: Value = alice.get(&format!("/api/games/{id}")).await.json().await.unwrap();
+    let start = json!({ "rating": 1200, "provisional": true });
+    assert_eq!(live["ratings"], json!({ "pool": "30s", "black": start, "white": start }));
 
     alice_game.send(json!({ "type": "resign" })).await;
 
@@ -132,6 +136,8 @@ async fn a_ranked_result_moves_both_ratings_and_shows_everywhere() {
         game["rating_changes"],
         json!({ "black": rating["black"], "white": rating["white"] })
     );
+    // Once rated, the ratings shown are still those the game was played at.
+    assert_eq!(game["ratings"], json!({ "pool": "30s", "black": start, "white": start }));
 
     let board: Value = app.get("/api/leaderboard").await.json().await.unwrap();
     assert_eq!(
@@ -156,6 +162,8 @@ async fn a_ranked_result_moves_both_ratings_and_shows_everywhere() {
 
     let profile: Value = app.get("/api/players/alice").await.json().await.unwrap();
     assert_eq!(profile["name"], "Alice");
+    // The game began d3 c3: the Diagonal opening, named in the list of games.
+    assert_eq!(profile["recent_games"][0]["opening_name"], "Diagonal");
     assert_eq!(profile["rating"], 1180);
     assert_eq!(profile["rank"], 2);
     assert_eq!(profile["history"].as_array().unwrap().len(), 1);

@@ -166,6 +166,20 @@ pub struct SideSummary {
     pub inaccuracies: u32,
     pub mistakes: u32,
     pub blunders: u32,
+    /// The mean of each move's accuracy (`move_accuracy`) over the moves that had a choice
+    /// (forced moves and passes left out), 0 to 100, one decimal; `None` when none had one.
+    pub accuracy: Option<f64>,
+}
+
+/// Discs lost for a move's accuracy to halve: the mistake threshold.
+pub const ACCURACY_HALF_LOSS: f64 = 6.0;
+
+/// A move's accuracy, 0 to 100, from the discs it lost against the best move: 100 for a best
+/// move, halved with every [`ACCURACY_HALF_LOSS`] discs lost (`100 × 2^(−loss/6)`): 89 for a
+/// loss of 1, 50 for 6, 25 for 12. Many small losses and one big blunder both show, and no
+/// single move can drag a game's accuracy below zero.
+pub fn move_accuracy(loss: i32) -> f64 {
+    100.0 * (-f64::from(loss.max(0)) / ACCURACY_HALF_LOSS).exp2()
 }
 
 impl AnalysisResult {
@@ -184,9 +198,17 @@ impl AnalysisResult {
             // Two decimals are all a person reads.
             (total_loss as f64 / moves.len() as f64 * 100.0).round() / 100.0
         };
+        let chosen: Vec<f64> = moves
+            .iter()
+            .filter(|ply| ply.class != Class::Forced)
+            .map(|ply| move_accuracy(ply.loss))
+            .collect();
+        let accuracy = (!chosen.is_empty())
+            .then(|| (chosen.iter().sum::<f64>() / chosen.len() as f64 * 10.0).round() / 10.0);
         SideSummary {
             moves: u32::try_from(moves.len()).unwrap_or(u32::MAX),
             mean_loss,
+            accuracy,
             inaccuracies: count(Class::Inaccuracy),
             mistakes: count(Class::Mistake),
             blunders: count(Class::Blunder),
@@ -594,6 +616,54 @@ mod tests {
 
     const SHORTEST: &str = "d3 c3 b3 d2 e1 d6 d7 e3 f4";
 
+    #[test]
+    fn a_moves_accuracy_halves_with_every_six_discs_lost() {
+        assert_eq!(move_accuracy(0), 100.0);
+        assert_eq!(move_accuracy(6), 50.0);
+        assert_eq!(move_accuracy(12), 25.0);
+        assert!((move_accuracy(1) - 89.09).abs() < 0.01);
+        // A "loss" below zero (a move the search valued above its best) counts as best.
+        assert_eq!(move_accuracy(-2), 100.0);
+    }
+
+    fn ply(color: Color, mv: &str, loss: i32, class: Class) -> AnalysedPly {
+        AnalysedPly {
+            ply: 1,
+            color,
+            mv: mv.parse().unwrap(),
+            value_before: 0,
+            value_after: 0,
+            best: vec![],
+            best_value: 0,
+            played_value: -loss,
+            loss,
+            exact: false,
+            class,
+            best_line: vec![],
+        }
+    }
+
+    #[test]
+    fn a_sides_accuracy_is_the_mean_over_its_moves_that_had_a_choice() {
+        let result = AnalysisResult {
+            exact_from_empties: 20,
+            search: "depth 1".into(),
+            plies: vec![
+                ply(Color::Black, "d3", 0, Class::Best),
+                ply(Color::White, "c3", 6, Class::Mistake),
+                ply(Color::Black, "c4", 12, Class::Blunder),
+                ply(Color::White, "pass", 0, Class::Forced),
+                ply(Color::Black, "e6", 0, Class::Forced),
+            ],
+        };
+        // Black: (100 + 25) / 2, its forced move left out; White: its one move, not its pass.
+        assert_eq!(result.summary(Color::Black).accuracy, Some(62.5));
+        assert_eq!(result.summary(Color::White).accuracy, Some(50.0));
+        let forced_only =
+            AnalysisResult { plies: vec![ply(Color::Black, "d3", 0, Class::Forced)], ..result };
+        assert_eq!(forced_only.summary(Color::Black).accuracy, None);
+    }
+
     fn new_game() -> NewGame {
         NewGame {
             id: GameId::generate(),
@@ -695,6 +765,7 @@ mod tests {
         assert_eq!((result.search.as_str(), result.exact_from_empties), ("depth 2", 8));
         assert_eq!(result.summary(Color::White).blunders, 1);
         assert_eq!(result.summary(Color::Black).moves, 5);
+        assert!(result.summary(Color::Black).accuracy.is_some_and(|a| (0.0..=100.0).contains(&a)));
         // Done with this engine: asking again stores nothing new.
         assert_eq!(analyses.request(&id, None).await.unwrap(), done);
     }

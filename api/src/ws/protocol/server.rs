@@ -134,6 +134,8 @@ pub struct PositionMsg {
     pub to_move: Option<Side>,
     pub legal: Vec<LegalMsg>,
     pub counts: CountsMsg,
+    /// The named opening the game's first moves make (`Tiger`), or null.
+    pub opening_name: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -359,6 +361,7 @@ impl From<&Position> for PositionMsg {
                 .map(|legal| LegalMsg { square: legal.square, flips: SquareList(legal.flips) })
                 .collect(),
             counts: CountsMsg { black: counts.black, white: counts.white, empty: counts.empty },
+            opening_name: position.opening_name.clone(),
         }
     }
 }

@@ -383,6 +383,14 @@ fn join_and_ping_stay_with_the_socket() {
 }
 
 #[test]
+fn a_position_names_the_opening_its_moves_make() {
+    let mut state = friend_game();
+    // d3 c3 is the Diagonal opening seen from another side (f5 f6).
+    let moved = serde_json::to_value(last(play(&mut state, "d3 c3"))).unwrap();
+    assert_eq!(moved["opening_name"], "Diagonal");
+}
+
+#[test]
 fn driver_instructions_are_not_sent_to_clients() {
     assert_eq!(ServerMsg::from_event(&Event::CancelSearch(SearchId(3))), None);
 }
@@ -391,6 +399,7 @@ fn driver_instructions_are_not_sent_to_clients() {
 fn a_moved_message_serializes_to_the_documented_json() {
     let mut state = friend_game();
     let moved = last(play(&mut state, "d3"));
+    // One ply has no name yet: the four first moves are one opening.
     let expected = json!({
         "type": "moved",
         "version": 1,
@@ -404,6 +413,7 @@ fn a_moved_message_serializes_to_the_documented_json() {
             { "square": "c5", "flips": ["d5"] }
         ],
         "counts": { "black": 4, "white": 1, "empty": 59 },
+        "opening_name": null,
         "clocks": { "black_ms": 30000, "white_ms": 30000, "running": "white" }
     });
     assert_eq!(serde_json::to_value(&moved).unwrap(), expected);
