@@ -8,7 +8,7 @@ import {
   STANDARD_START, addressOf, compactStart, isStandardStart, readAddress, splitMoves,
 } from '../../web/js/notation/address.js';
 import {
-  bestLineWords, bestWords, countWords, engineStatus, fullMoves, legalSquares, linePlies, methodWords, playedWords, plyWords,
+  bestLineWords, bestWords, countWords, engineStatus, legalSquares, linePlies, methodWords, placedBefore, playedWords, plyWords,
   positionKey, readSetup, resultWords, retryDelay, startSide, turnWords, valueMarks, valueRows,
 } from '../../web/js/analysis/model.js';
 
@@ -131,14 +131,16 @@ test('the best move, the best line and how the values were found, in words', () 
   assert.equal(bestWords(answer(), values), 'Best for White: f6 or d6 (+2).');
   assert.equal(bestWords(answer({ side_to_move: 'black' }), { moves: [{ move: 'c3', value: -4, exact: true }] }), `Best for Black: c3 (${M}4, exact).`);
   assert.equal(bestWords(answer(), null), '');
-  assert.equal(bestLineWords(values, STANDARD_START, ['f5']), 'Best line: 1\u2026 f6 2. e6 f4');
-  assert.equal(bestLineWords(values, STANDARD_START, []), 'Best line: 1. f6 e6 2. f4');
-  assert.equal(bestLineWords({ best_line: ['d3', 'pass', 'c3'] }, STANDARD_START, ['f5', 'd6']), 'Best line: 2. d3 pass 3. c3');
-  // From a start with White to move, the first ply is move 1 too.
-  assert.equal(bestLineWords({ best_line: ['e3', 'f3'] }, OTHER, []), 'Best line: 1\u2026 e3 2. f3');
+  // Each move has its own number, the discs placed so far: Othello's numbering, 1 to 60.
+  assert.equal(bestLineWords(values, STANDARD_START, ['f5']), 'Best line: 2. f6 3. e6 4. f4');
+  assert.equal(bestLineWords(values, STANDARD_START, []), 'Best line: 1. f6 2. e6 3. f4');
+  // A pass places no disc and has no number.
+  assert.equal(bestLineWords({ best_line: ['d3', 'pass', 'c3'] }, STANDARD_START, ['f5', 'd6']), 'Best line: 3. d3 pass 4. c3');
+  // From a set-up position the numbers go on from the discs already placed.
+  assert.equal(bestLineWords({ best_line: ['e3', 'f3'] }, OTHER, []), `Best line: ${placedBefore(OTHER) + 1}. e3 ${placedBefore(OTHER) + 2}. f3`);
   assert.equal(bestLineWords({ moves: [], best_line: [] }, STANDARD_START, ['f5']), '');
-  assert.deepEqual(fullMoves(linePlies(STANDARD_START, ['f5', 'd6', 'c3'])), [1, 1, 2]);
-  assert.deepEqual(fullMoves(linePlies(OTHER, ['e3', 'f3', 'd3'])), [1, 2, 2]);
+  assert.equal(placedBefore(STANDARD_START), 0);
+  assert.equal(placedBefore(`${'X'.repeat(10)}${'O'.repeat(10)}${'-'.repeat(44)} O`), 16);
   assert.equal(methodWords(values), 'Depth 10; exact from 18 empties.');
   assert.equal(methodWords({ exact_from_empties: 20 }), 'Exact from 20 empties.');
   assert.equal(methodWords(null), '');
@@ -154,7 +156,8 @@ test('the turn, the result, the counts and the ply shown, in words', () => {
   const plies = linePlies(STANDARD_START, ['f5', 'd6']);
   assert.equal(plyWords(plies, 0, null), 'The start position.');
   assert.equal(plyWords(plies, 1, answer()), 'After move 1, Black f5. White to move.');
-  assert.equal(plyWords(linePlies(STANDARD_START, ['d3', 'pass']), 2, null), 'After move 2, White passes.');
+  assert.equal(plyWords(linePlies(STANDARD_START, ['d3', 'pass']), 2, null), 'White passes after move 1.');
+  assert.equal(plyWords(linePlies(STANDARD_START, ['d3', 'c3']), 2, null, 10), 'After move 12, White c3.');
 });
 
 test('a move played is said with its flips and the turn after it; a pass without flips', () => {

@@ -97,10 +97,13 @@ test('the opening: values on the four squares, play f5, the line and address fol
   assert.deepEqual(Object.keys(shown).sort(), ['c4', 'd3', 'e6', 'f5']);
   assert.equal(shown.d3.label, `d3, empty, legal move, best move ${signed(opening.moves.find((entry) => entry.move === 'd3').value)}`);
   assert.equal(await page.getAttribute('#board', 'aria-busy'), 'false');
+  // The eval bar beside the board: the best value, Black to move.
+  const best = opening.moves[0].value;
+  assert.equal(await page.getAttribute('#eval-bar', 'aria-label'), `Evaluation: ${best > 0 ? `Black +${best}` : best < 0 ? `White +${-best}` : 'even'}${opening.moves[0].exact ? ', exact' : ''}`);
   assert.equal(await page.textContent('#engine-best'), `Best for Black: ${opening.moves.filter((entry) => entry.value === opening.moves[0].value).map((entry) => entry.move).join(', ').replace(/, ([^,]*)$/, ' or $1')} (${signed(opening.moves[0].value)}).`);
-  const pairs = [];
-  for (let index = 0; index < opening.best_line.length; index += 2) pairs.push(`${index / 2 + 1}. ${opening.best_line.slice(index, index + 2).join(' ')}`);
-  assert.equal(await page.textContent('#engine-line'), `Best line: ${pairs.join(' ')}`);
+  // Each move of the line numbered as Othello counts them: the discs placed, from 1.
+  const numbered = opening.best_line.map((move, index) => `${index + 1}. ${move}`);
+  assert.equal(await page.textContent('#engine-line'), `Best line: ${numbered.join(' ')}`);
   const { total, sources } = await layoutShift(page);
   assert.ok(total < 0.01, `layout shift ${total}: ${sources.join(', ')}`);
 
@@ -168,7 +171,7 @@ test('the opening: values on the four squares, play f5, the line and address fol
   assert.deepEqual(listed, values.moves.map((entry) => `${entry.move}${signed(entry.value)}: ${signed(entry.value)} for Black, estimate${entry.value === values.moves[0].value ? ', best' : ''}`));
   await page.click(`#values-list button[data-move="${values.moves[0].move}"]`);
   await page.waitForURL(`${setup.server.base}/analysis?moves=d3c3${values.moves[0].move}`);
-  assert.equal(await movesAsShown(page), `1. d3 c3 2. ${values.moves[0].move}`);
+  assert.equal(await movesAsShown(page), `1. d3 2. c3 3. ${values.moves[0].move}`);
   // Home and End jump; a ply of the list is a button that goes there.
   await page.focus('#nav-end');
   await page.keyboard.press('Home');
@@ -216,7 +219,7 @@ test('a line near the end: exact values, the best line, and the ply of the addre
   await page.click('#best-line');
   await page.waitForSelector('#best-line-next:not([hidden])');
   assert.equal(await boardShown(page), lineAnswer.positions[LATE.length + 1].board);
-  assert.equal(await page.textContent('#line-note'), `The best line: ${line[0]}, move 1 of ${lineAnswer.moves.length - LATE.length}.`);
+  assert.equal(await page.textContent('#line-note'), `The best line: ${line[0]}, step 1 of ${lineAnswer.moves.length - LATE.length}.`);
   await page.click('#best-line-next');
   assert.equal(await boardShown(page), lineAnswer.positions[LATE.length + 2].board);
   await page.click('#best-line-exit');
@@ -302,7 +305,8 @@ test('set up: a move list sets the line, a bad one shows the server\'s words, a 
   await page.fill('#setup-text', 'f5 d6 c3');
   await page.click('#setup-load');
   await page.waitForURL(`${setup.server.base}/analysis?moves=f5d6c3`);
-  assert.equal(await movesAsShown(page), '1. f5 d6 2. c3');
+  assert.equal(await movesAsShown(page), '1. f5 2. d6 3. c3');
+  assert.equal(await page.textContent('#opening-name'), 'Perpendicular');
   assert.equal(await page.textContent('#setup-error'), '');
 
   const refused = await post('/api/analysis/position', { record: 'f5 d6 a1' });
@@ -315,7 +319,7 @@ test('set up: a move list sets the line, a bad one shows the server\'s words, a 
   assert.equal(words, `Not loaded: ${message[0].toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? '' : '.'} The board is unchanged.`);
   assert.match(words, /a1/);
   assert.equal(address(page), '/analysis?moves=f5d6c3');
-  assert.equal(await movesAsShown(page), '1. f5 d6 2. c3');
+  assert.equal(await movesAsShown(page), '1. f5 2. d6 3. c3');
 
   // A position string: White to move from a position of its own, which the address carries.
   const afterF5 = (await post('/api/analysis/position', { moves: ['f5'] })).body.positions[1].board;
@@ -327,7 +331,8 @@ test('set up: a move list sets the line, a bad one shows the server\'s words, a 
   assert.equal(await page.textContent('#turn'), 'White to move');
   await page.click('#board [data-square="f6"]');
   await page.waitForURL(`${setup.server.base}/analysis?moves=f6&start=${afterF5}O`);
-  assert.equal(await movesAsShown(page), 'f6');
+  // A set-up position with one disc placed: its first move is move 2.
+  assert.equal(await movesAsShown(page), '2. f6');
   // The link opens the same board.
   await page.goto(`${setup.server.base}/analysis?moves=f6&start=${afterF5}O`);
   await page.waitForSelector('#moves li[data-ply="1"] button[aria-current="step"]');
@@ -359,7 +364,7 @@ test('"Analyse this position" on a finished game\'s replay opens its line at the
   await page.click('#review-analyse');
   await page.waitForURL(`${setup.server.base}/analysis?moves=d3c3b3d2e1`);
   await page.waitForSelector('#moves li[data-ply="5"] button[aria-current="step"]');
-  assert.equal(await movesAsShown(page), '1. d3 c3 2. b3 d2 3. e1');
+  assert.equal(await movesAsShown(page), '1. d3 2. c3 3. b3 4. d2 5. e1');
   assert.equal(await boardShown(page), stored.positions[5].board);
   assert.equal(await page.textContent('#turn'), 'White to move');
   assertNoConsoleErrors(page);

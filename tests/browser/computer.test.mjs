@@ -141,8 +141,8 @@ test('keyboard only: Tab to the board, arrows to a legal square, Enter places a 
   const square = await page.locator('#board .square.legal').first().getAttribute('data-square');
   await page.fill('#move-input', square);
   await page.keyboard.press('Enter');
-  await page.waitForFunction((sq) => document.querySelector('#moves li:nth-child(3) .move')?.textContent === `Black ${sq}`, square);
-  assert.match(await movesAsShown(page), new RegExp(`^1\\. d3 [a-h][1-8] 2\\. ${square}`));
+  await page.waitForFunction((sq) => document.querySelector('#moves li:nth-child(3) .move')?.textContent === `3. Black ${sq}`, square);
+  assert.match(await movesAsShown(page), new RegExp(`^1\\. d3 2\\. [a-h][1-8] 3\\. ${square}`));
   // Focus stays in the move box for the next typed move.
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'move-input');
   // A typed text that is no square is refused and left selected, so the next keys replace it.

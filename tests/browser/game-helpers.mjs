@@ -1,10 +1,10 @@
 // Reading the game page as a player sees it, and measuring how it behaves.
 
-/** The move list as it reads on screen: "1. d3 c5 2. f6 pass". */
+/** The move list as it reads on screen, each move with its number: "1. d3 2. c5 3. f6 pass". */
 export const movesAsShown = (page) => page.evaluate(() => [...document.querySelectorAll('#moves li')].map((item) => {
   const number = item.querySelector('.move-no')?.textContent;
   const move = [...item.querySelector('.move').childNodes].filter((node) => node.nodeType === Node.TEXT_NODE)
-    .map((node) => node.textContent).join('');
+    .map((node) => node.textContent).join('').trim();
   return number ? `${number} ${move}` : move;
 }).join(' '));
 
@@ -41,3 +41,33 @@ export async function watchLayoutShift(page) {
 
 /** The layout shift summed since `watchLayoutShift`, and what moved. */
 export const layoutShift = (page) => page.evaluate(() => window.layoutShift);
+
+/** The squares of `#board` that something else covers: at each square's centre and near its
+ *  four corners, the element on top must be the board's own. The board is scrolled into view
+ *  first; returns `{checked, covered}` where `covered` names each square and what is over it. */
+export const coveredSquares = (page) => page.evaluate(() => {
+  const board = document.querySelector('#board');
+  board.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  const covered = [];
+  let checked = 0;
+  for (const square of board.querySelectorAll('[data-square]')) {
+    const rect = square.getBoundingClientRect();
+    checked += 1;
+    for (const [fx, fy] of [[0.5, 0.5], [0.15, 0.15], [0.85, 0.15], [0.15, 0.85], [0.85, 0.85]]) {
+      const top = document.elementFromPoint(rect.left + rect.width * fx, rect.top + rect.height * fy);
+      if (top && board.contains(top)) continue;
+      const name = top ? `${top.tagName.toLowerCase()}#${top.id}.${[...top.classList].join('.')}` : 'outside the window';
+      covered.push(`${square.dataset.square} under ${name}`);
+      break;
+    }
+  }
+  return { checked, covered };
+});
+
+/** Fails unless all 64 squares of the board can be seen, nothing over any of them. */
+export async function assertBoardUncovered(page, when) {
+  const { checked, covered } = await coveredSquares(page);
+  if (checked !== 64 || covered.length) {
+    throw new Error(`${when}: ${checked} squares checked; covered: ${covered.join(', ') || 'none'}`);
+  }
+}

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  canPlay, clockLeft, dailyDeadline, initialModel, reasonText, reduce, resultTitle, shownPosition, stakesLine, view,
+  canPlay, clockLeft, dailyDeadline, initialModel, ratingText, reasonText, reduce, resultTitle, shownPosition, stakesLine, view,
 } from '../../web/js/game/model.js';
 
 const START = `${'-'.repeat(27)}OX------XO${'-'.repeat(27)}`;
@@ -82,7 +82,7 @@ test('looking back shows that position and its disc counts', () => {
   let model = reduce(reduce(initialModel(), snapshot(), 0), moved, 0);
   model = view(model, 0);
   assert.deepEqual(shownPosition(model), {
-    board: START, lastMove: null, counts: { black: 2, white: 2, empty: 60 }, live: false,
+    board: START, lastMove: null, counts: { black: 2, white: 2, empty: 60 }, openingName: null, live: false,
   });
   assert.equal(view(model, 1).viewing, null);
 });
@@ -122,4 +122,24 @@ test('a game that ends on the board says whether the board is full or nobody cou
   });
   assert.equal(reasonText(ended(0)), 'The board is full.');
   assert.equal(reasonText(ended(3)), 'No legal moves were left for either side.');
+});
+
+test('a name has the rating the game is played at beside it, and once rated its change', () => {
+  const ratings = { pool: 'blitz', black: { rating: 1512, provisional: false }, white: { rating: 1214, provisional: true } };
+  const model = { ...initialModel(), ratings };
+  assert.equal(ratingText(model, 'black'), '1,512');
+  assert.equal(ratingText(model, 'white'), '1,214?');
+  const rated = { ...model, ratingChanges: { black: { before: 1512, after: 1500, change: -12, provisional: false }, white: { before: 1214, after: 1238, change: 24, provisional: true } } };
+  assert.equal(ratingText(rated, 'black'), '1,512 \u221212');
+  assert.equal(ratingText(rated, 'white'), '1,214? +24');
+  // The computer and guests have none.
+  assert.equal(ratingText({ ...initialModel(), ratings: { pool: '30s', black: null, white: null } }, 'black'), '');
+  assert.equal(ratingText(initialModel(), 'white'), '');
+});
+
+test('the opening named is the position shown\'s: the game\'s as it goes, an earlier one\'s when looking back', () => {
+  let model = reduce(initialModel(), snapshot(), 0);
+  model = reduce(model, { ...moved, opening_name: 'Perpendicular' }, 0);
+  assert.equal(shownPosition(model).openingName, 'Perpendicular');
+  assert.equal(shownPosition(view(model, 0)).openingName ?? null, null);
 });

@@ -4,7 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertNoConsoleErrors, newPage, screenshot, serverAndBrowser, waitForTurnOrEnd } from './helpers.mjs';
-import { layoutShift, movesAsShown, waitForMoves, watchLayoutShift } from './game-helpers.mjs';
+import {
+  assertBoardUncovered, layoutShift, movesAsShown, waitForMoves, watchLayoutShift,
+} from './game-helpers.mjs';
 
 const setup = serverAndBrowser();
 
@@ -133,27 +135,41 @@ test('a pass is said under the board, and shown as the current move it is white 
 });
 
 for (const [label, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
-  test(`${label}: nothing shifts in a whole game on one device, through a pass, the end and a rematch`, async () => {
+  test(`${label}: nothing shifts or covers a square in a whole game on one device, through a pass, the end and a rematch`, async () => {
     const page = await newPage(setup.browser, options);
     await openGame(page, 'Lea', { mode: 'same_device' });
     await watchLayoutShift(page);
+    await assertBoardUncovered(page, 'at the start');
     for (const square of TO_A_PASS) {
       await waitForTurnOrEnd(page);
       await page.click(`#board [data-square="${square}"]`);
+      await assertBoardUncovered(page, `after ${square}`);
     }
-    // Black has no move: White moves again, and the pass is shown over the board.
+    // Black has no move: White moves again, and the pass is said under the board.
     await page.waitForSelector('#pass-banner:not([hidden])');
     assert.equal(await page.textContent('#pass-banner'), 'Black has no legal move and passes.');
-    assert.match(await movesAsShown(page), / 5\. pass h6$|5\. pass$/);
+    await assertBoardUncovered(page, 'at the pass');
+    assert.match(await movesAsShown(page), / 8\. h6 pass( 9\. [a-h][1-8])?$/);
     for (let plies = 0; plies < 64; plies += 1) {
       if (await waitForTurnOrEnd(page) !== 'live') break;
       await playFirstLegal(page);
       await page.waitForTimeout(30);
+      await assertBoardUncovered(page, `at ply ${plies + 9}`);
     }
     await page.waitForSelector('#result:not([hidden])');
-    // The result panel is in view without scrolling, over the board.
-    const box = await page.locator('#result').boundingBox();
-    assert.ok(box.y >= 0 && box.y + box.height <= options.viewport.height, JSON.stringify(box));
+    await assertBoardUncovered(page, 'at the end');
+    // A whole game's moves scroll within their list and strip: the page never grows sideways.
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 0);
+    // The result and its buttons are in view, beside the board or under it, never over it.
+    const [board, box, rematch] = await Promise.all(['#board', '#result', '#rematch'].map((id) => page.locator(id).boundingBox()));
+    assert.ok(box.y >= board.y + board.height || box.x >= board.x + board.width, JSON.stringify({ board, box }));
+    assert.ok(rematch.y >= 0 && rematch.y + rematch.height <= options.viewport.height, JSON.stringify(rematch));
+    // Looking back through the finished game keeps the result where it is and the board clear.
+    await page.click('#nav-back');
+    await page.waitForSelector('#viewing:not([hidden])');
+    assert.equal(await page.isVisible('#result'), true);
+    await assertBoardUncovered(page, 'looking back after the end');
+    await page.click('#nav-live');
     await screenshot(page, `game-over-${label}`);
     const finished = page.url();
     await page.click('#rematch');
@@ -177,9 +193,11 @@ for (const [label, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     await waitForTurnOrEnd(white);
     await white.click('#offer-draw');
     await black.waitForSelector('#draw-banner:not([hidden]) #accept-draw');
-    // The offer is drawn over the board, not above it.
+    // The offer is beside the board or under it, covering no square, its buttons in view.
     const [board, offer] = await Promise.all([black.locator('#board').boundingBox(), black.locator('#draw-banner').boundingBox()]);
-    assert.ok(offer.y > board.y && offer.y + offer.height < board.y + board.height, JSON.stringify({ board, offer }));
+    assert.ok(offer.y >= board.y + board.height || offer.x >= board.x + board.width, JSON.stringify({ board, offer }));
+    assert.ok(offer.y + offer.height <= options.viewport.height, JSON.stringify(offer));
+    await assertBoardUncovered(black, 'during a draw offer');
     await black.click('#decline-draw');
     await white.waitForFunction(() => document.querySelector('#draw-banner').hidden);
     await playFirstLegal(white);
@@ -212,19 +230,21 @@ test('an early draw offer repeated is refused in a sentence that goes once the g
   await white.context().close();
 });
 
-test('the move list numbers full moves in two columns, as the record does', async () => {
+test('the move list numbers each move by the discs placed, 1 to 60, in two columns', async () => {
   const page = await newPage(setup.browser, DESKTOP);
   const created = await openGame(page, 'Max', { mode: 'same_device' });
   for (const square of ['d3', 'c5', 'f6']) {
     await waitForTurnOrEnd(page);
     await page.click(`#board [data-square="${square}"]`);
   }
-  await waitForMoves(page, '1. d3 c5 2. f6');
+  await waitForMoves(page, '1. d3 2. c5 3. f6');
   const columns = await page.$$eval('#moves li', (items) => items.map((item) => item.className));
   assert.deepEqual(columns, ['black', 'white', 'black']);
-  // Each move's accessible name says who played it and contains what is shown.
+  // Each move's accessible name says its number, who played it and where.
   const names = await page.$$eval('#moves li .move', (moves) => moves.map((move) => move.textContent));
-  assert.deepEqual(names, ['Black d3', 'White c5', 'Black f6']);
+  assert.deepEqual(names, ['1. Black d3', '2. White c5', '3. Black f6']);
+  // The opening is named beside the stakes: d3 c5 is the Perpendicular, seen from another side.
+  assert.equal(await page.textContent('#opening-name'), ' · Perpendicular');
   const record = await page.evaluate(async (id) => (await fetch(`/api/games/${id}/record`)).text(), created.id);
   assert.match(record, /1\. d3 c5\s+2\. f6/);
   await page.context().close();
@@ -237,7 +257,7 @@ test('looking back shows that position\'s disc counts, and the arrow keys step t
     await waitForTurnOrEnd(page);
     await page.click(`#board [data-square="${square}"]`);
   }
-  await waitForMoves(page, '1. d3 c5 2. f6');
+  await waitForMoves(page, '1. d3 2. c5 3. f6');
   assert.deepEqual([await page.textContent('#count-black'), await page.textContent('#count-white')], ['5', '2']);
   await page.click('#nav-back');
   await page.waitForSelector('#viewing:not([hidden])');
@@ -290,25 +310,37 @@ test('the result says what happened to you, and the focus left on Resign moves t
   const page = await newPage(setup.browser, DESKTOP);
   await resignedComputerGame(page, 'Oto', 'white');
   await page.waitForFunction(() => document.activeElement?.id === 'result-title');
-  // "Show the result" is offered only once the result is closed, and goes when it is back.
-  assert.equal(await page.isVisible('#show-result'), false);
-  await page.click('#result-close');
-  assert.equal(await page.isVisible('#show-result'), true);
-  await page.click('#show-result');
-  assert.equal(await page.isVisible('#show-result'), false);
-  assert.equal(await page.isVisible('#result'), true);
   assert.equal(await page.textContent('#result-title'), 'You lost');
   assert.equal(await page.textContent('#result-reason'), 'You resigned.');
   await page.context().close();
 });
 
-test('looking back at a finished game moves the result aside so the board shows', async () => {
-  const page = await newPage(setup.browser, DESKTOP);
-  await resignedComputerGame(page, 'Ula', 'white');
-  await page.waitForSelector('#nav-start:not([disabled])');
-  await page.click('#nav-start');
-  await page.waitForSelector('#result', { state: 'hidden' });
-  assert.equal(await page.isVisible('#show-result'), true);
+test('on a phone the result keeps its buttons in view and the board clear, at the end and looking back', async () => {
+  const page = await newPage(setup.browser, PHONE);
+  await openGame(page, 'Ula', { mode: 'computer', level: 1, color: 'black' });
+  for (let n = 1; n <= 2; n += 1) {
+    await waitForTurnOrEnd(page);
+    await playFirstLegal(page);
+    await page.waitForFunction((count) => document.querySelectorAll('#moves li').length >= count, 2 * n);
+  }
+  await waitForTurnOrEnd(page);
+  await page.click('#resign');
+  await page.click('#resign-confirm');
+  await page.waitForSelector('#result:not([hidden])');
+  await assertBoardUncovered(page, 'at the end');
+  for (const id of ['#rematch', '#result a.button']) {
+    const box = await page.locator(id).boundingBox();
+    assert.ok(box.y >= 0 && box.y + box.height <= PHONE.viewport.height, `${id} ${JSON.stringify(box)}`);
+  }
+  // The move strip right under the board steps back through the game, the board staying in view.
+  const before = await page.evaluate(() => window.scrollY);
+  await page.click('#strip-back');
+  await page.waitForSelector('#viewing:not([hidden])');
+  assert.equal(await page.evaluate(() => window.scrollY), before);
+  const last = await page.evaluate(() => document.querySelectorAll('#moves li').length);
+  assert.equal(await page.getAttribute(`#move-strip li[data-ply="${last - 1}"] button`, 'aria-current'), 'step');
+  assert.equal(await page.isVisible('#result'), true);
+  await assertBoardUncovered(page, 'looking back');
   assertNoConsoleErrors(page);
   await page.context().close();
 });
@@ -418,7 +450,7 @@ for (const [label, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       await waitForTurnOrEnd(page);
       await page.click(`#board [data-square="${square}"]`);
     }
-    await waitForMoves(page, '1. d3 c5 2. f6 f5 3. e6 e3');
+    await waitForMoves(page, '1. d3 2. c5 3. f6 4. f5 5. e6 6. e3');
     await page.waitForTimeout(600); // the last flips end
     await screenshot(page, `game-dark-${label}`);
     const contrast = await page.evaluate(() => {
@@ -444,3 +476,30 @@ for (const [label, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
   });
 }
 
+
+test('a finished game has its transcript: each move\'s number on its square, printable and saved as a picture', async () => {
+  const page = await newPage(setup.browser, DESKTOP);
+  await openGame(page, 'Tam', { mode: 'same_device' });
+  for (const square of ['f5', 'd6', 'c3']) {
+    await waitForTurnOrEnd(page);
+    await page.click(`#board [data-square="${square}"]`);
+  }
+  await waitForMoves(page, '1. f5 2. d6 3. c3');
+  assert.equal(await page.isVisible('#transcript'), false, 'no transcript while the game is on');
+  await page.click('#resign');
+  await page.click('#resign-confirm');
+  await page.waitForSelector('#transcript:not([hidden]) #transcript-figure svg');
+  const numbers = await page.$$eval('#transcript-figure svg circle + text', (texts) => texts.map((text) => text.textContent));
+  assert.deepEqual(numbers.sort(), ['1', '2', '3']);
+  assert.match(await page.getAttribute('#transcript-figure', 'aria-label'), /^Transcript: Black vs White\./);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#transcript-download')]);
+  assert.equal(download.suggestedFilename(), 'reversi-transcript.png');
+  const saved = await download.path();
+  const { readFile } = await import('node:fs/promises');
+  const bytes = await readFile(saved);
+  assert.deepEqual([...bytes.subarray(1, 4)].map((byte) => String.fromCharCode(byte)).join(''), 'PNG');
+  assert.equal(await page.textContent('#transcript-status'), 'Transcript saved as reversi-transcript.png.');
+  await screenshot(page, 'transcript');
+  assertNoConsoleErrors(page);
+  await page.context().close();
+});

@@ -136,6 +136,11 @@ describe('with sign-in configured', () => {
     assert.equal(await alice.textContent('#stakes'), 'Ranked · 30 s a move');
     assert.equal(await alice.textContent(`#name-${aliceColour === 'black' ? 'white' : 'black'}`), 'Bob');
     assert.match(await black.textContent('#clock-black'), /^0:(2\d|30) left$/);
+    // Each name has its rating in the game's pool beside it, provisional marked.
+    for (const page of [alice, bob]) {
+      await page.waitForSelector('#rating-black:not([hidden])');
+      assert.deepEqual([await page.textContent('#rating-black'), await page.textContent('#rating-white')], ['1,200?', '1,200?']);
+    }
 
     // Three moves each (a ranked game resigned sooner is aborted, not rated), then Black
     // resigns, confirming first.
@@ -158,6 +163,9 @@ describe('with sign-in configured', () => {
     assert.match(lost, /^Your rating: [\u2212-]20 · 1,180\?$/);
     assert.match(lost, /\u2212/, 'a real minus sign');
     assert.match(await white.textContent('#status'), /Your rating: up 20 to 1,220 \(provisional\)/);
+    // By the names, the rating the game was played at and its change.
+    assert.equal(await white.textContent('#rating-white'), '1,200? +20');
+    assert.equal(await white.textContent('#rating-black'), '1,200? \u221220');
     // The rematch would not be rated, and its button says so.
     assert.equal(await white.textContent('#rematch'), 'Rematch (not rated)');
     await screenshot(white, 'ranked-result');
@@ -214,7 +222,10 @@ describe('with sign-in configured', () => {
     const first = white.locator('#recent-games li a').first();
     assert.equal(await first.getAttribute('href'), `/replay/${gameId}`);
     assert.equal(await first.locator('.game-title').textContent(), `Win against ${loserName}`);
-    assert.match(await first.locator('.game-meta').textContent(), /^Ranked · 30 s a move · White · \+20 · /);
+    // With its named opening, as the server names it.
+    const { opening_name: opening } = await white.evaluate(async (id) => (await fetch(`/api/games/${id}`)).json(), gameId);
+    assert.ok(opening, 'three moves each make a named opening');
+    assert.ok((await first.locator('.game-meta').textContent()).startsWith(`Ranked · 30 s a move · White · ${opening} · +20 · `));
     assert.equal(await white.isVisible('#delete-account'), true);
     // Puzzles solved out of those from their games, and on one's own profile a link to them.
     assert.match(await white.textContent('#stat-puzzles'), /^0 \/ \d+$/);
@@ -233,7 +244,7 @@ describe('with sign-in configured', () => {
     assert.equal(await white.textContent('#stat-rating'), '1,180?');
     assert.equal(await white.textContent('#stat-record'), '0 / 0 / 1');
     const loss = await white.locator('#recent-games li .game-meta').first().textContent();
-    assert.match(loss, /^Ranked · 30 s a move · Black · [\u2212-]20 · /);
+    assert.ok(loss.startsWith(`Ranked · 30 s a move · Black · ${opening} · \u221220 · `), loss);
     assert.match(await white.locator('#recent-games li .game-title').first().textContent(), new RegExp(`^Loss against ${winnerName}$`));
     assert.equal(await white.isVisible('#delete-account'), false);
     assert.equal(await white.isVisible('#puzzles-link'), false);

@@ -126,9 +126,9 @@ test('the selected ply: its sentence, the best move in the position shown, and i
 test('the best line steps through the boards the server sent', () => {
   assert.deepEqual(lineStep(done, 2, 0), {
     board: B1, move: 'f6', step: 0, length: 2,
-    text: 'The best line instead of d6: f6 e6. Showing White f6, move 1 of 2.',
+    text: 'The best line instead of d6: f6 e6. Showing White f6, step 1 of 2.',
   });
-  assert.equal(lineStep(done, 2, 1).text, 'The best line instead of d6: f6 e6. Showing Black e6, move 2 of 2.');
+  assert.equal(lineStep(done, 2, 1).text, 'The best line instead of d6: f6 e6. Showing Black e6, step 2 of 2.');
   assert.equal(lineStep(done, 2, 1).board, B2);
   assert.equal(lineStep(done, 2, 2), null);
   assert.equal(lineStep(done, 4, 0), null);
@@ -143,24 +143,32 @@ test('the summary is a sentence per player', () => {
   assert.deepEqual(summaryLines(clean), [
     { side: 'black', text: 'Black lost 0.4 discs a move on average, with no inaccuracies, mistakes or blunders.' },
   ]);
+  // With the accuracy the server computes (100 × 2^(−loss/6) over the moves with a choice).
+  const accurate = { ...done, summary: { black: { ...clean.summary.black, accuracy: 96.4 } } };
+  assert.deepEqual(summaryLines(accurate), [
+    { side: 'black', text: 'Black lost 0.4 discs a move on average (accuracy 96%), with no inaccuracies, mistakes or blunders.' },
+  ]);
   assert.deepEqual(summaryLines({ status: 'running' }), []);
 });
 
 test('the graph has Black\'s value after every ply from the start, and a table of them', () => {
   const points = graphPoints(done);
   assert.deepEqual(points, [
-    { ply: 0, value: 0, cls: null, label: 'Start' },
-    { ply: 1, value: 0, cls: 'best', label: 'Black f5' },
-    { ply: 2, value: 7, cls: 'mistake', label: 'White d6' },
-    { ply: 3, value: -5, cls: 'blunder', label: 'Black c3' },
-    { ply: 4, value: -5, cls: 'forced', label: 'White pass' },
+    { ply: 0, number: 0, value: 0, cls: null, label: 'Start' },
+    { ply: 1, number: 1, value: 0, cls: 'best', label: 'Black f5' },
+    { ply: 2, number: 2, value: 7, cls: 'mistake', label: 'White d6' },
+    { ply: 3, number: 3, value: -5, cls: 'blunder', label: 'Black c3' },
+    // A pass places no disc: no number of its own.
+    { ply: 4, number: null, value: -5, cls: 'forced', label: 'White pass' },
   ]);
   assert.equal(graphLimit(points), 8);
   assert.equal(graphLimit([{ value: 0 }]), 4);
   assert.equal(graphLimit([{ value: -40 }]), 48);
   assert.equal(graphLimit([{ value: 64 }]), 64);
-  assert.deepEqual(graphRows(done)[2], { ply: 2, move: 'White d6', value: 'Black +7', judgement: 'mistake' });
-  assert.deepEqual(graphRows(done)[0], { ply: 0, move: 'Start', value: 'even', judgement: '' });
+  assert.deepEqual(graphRows(done)[2], { ply: 2, number: '2', move: 'White d6', value: 'Black +7', judgement: 'mistake' });
+  assert.deepEqual(graphRows(done)[0], { ply: 0, number: '0', move: 'Start', value: 'even', judgement: '' });
+  assert.deepEqual(graphRows(done)[4], { ply: 4, number: '', move: 'White pass', value: 'White +5', judgement: 'forced' });
+  assert.equal(pointWords(points, 4), 'After move 3, White pass: White +5');
   assert.equal(pointWords(points, 3), 'Move 3, Black c3, blunder: White +5');
   assert.equal(pointWords(points, 1), 'Move 1, Black f5: even');
   assert.equal(pointWords(points, 0), 'Start: even');

@@ -1,13 +1,13 @@
 // The engine's review of a finished game on its page: the status while the engine works, the
 // evaluation graph with its table, the marks in the move list, a click on the graph picking a
-// ply, the best move on the board, the best line, the summary in the result panel; axe finds
+// ply, the best move on the board, the best line, the summary in the review card; axe finds
 // nothing, and it all works on a phone. Against the real server: once with a finished record
 // imported and reviewed by the real engine, and once with the review's answers replaced by
 // known ones (queued, running, then done), so that the words can be checked exactly.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertNoConsoleErrors, axeViolations, boardShown, call, newPage, screenshot, serverAndBrowser } from './helpers.mjs';
-import { layoutShift, watchLayoutShift } from './game-helpers.mjs';
+import { assertBoardUncovered, layoutShift, watchLayoutShift } from './game-helpers.mjs';
 
 const setup = serverAndBrowser();
 
@@ -108,10 +108,10 @@ async function checkDoneReview(page, body, positions) {
     else assert.equal(await move.locator('.review-mark').count(), 0, `ply ${ply.ply}`);
     assert.match(await move.textContent(), new RegExp(`, ${{ best: 'best move', good: 'good move' }[ply.class] || ply.class}$`));
   }
-  // The summary is in the result panel, a sentence per player.
-  assert.equal(await page.isVisible('#result'), true);
+  // The summary is in the review card, a sentence per player.
+  assert.equal(await page.isVisible('#review-summary'), true);
   for (const side of ['black', 'white']) {
-    assert.match(await page.textContent(`#result-summary p[data-side="${side}"]`), /lost \d+\.\d discs a move on average/);
+    assert.match(await page.textContent(`#review-summary p[data-side="${side}"]`), /lost \d+\.\d discs a move on average/);
   }
 }
 
@@ -122,8 +122,9 @@ async function checkPick(page, body, ply, tap = false) {
   await pickOnGraph(page, ply, last, tap);
   await page.waitForSelector(`#moves li[data-ply="${ply}"] button[aria-current="step"]`);
   assert.equal(await page.getAttribute('#review-graph .graph-frame', 'aria-valuenow'), String(ply));
-  // The result panel makes way for the board.
-  assert.equal(await page.isVisible('#result'), false);
+  // Nothing covers the board: the result stays under it.
+  assert.equal(await page.isVisible('#result'), true);
+  await assertBoardUncovered(page, `picking ply ${ply}`);
   const next = body.plies[ply];
   if (next && next.move !== 'pass') {
     for (const square of next.best.filter((move) => move !== 'pass')) {
@@ -148,28 +149,35 @@ test('a review the engine works on: progress, then the graph, the marks, the bes
   await page.waitForSelector('#review:not([hidden])');
   await page.waitForFunction(() => document.querySelector('#review-status').textContent === 'Reviewing… 3 of 9 moves');
   assert.equal(await page.getAttribute('#review-progress', 'value'), '3');
-  assert.equal(await page.textContent('#result-summary'), 'The engine is reviewing this game…');
+  assert.equal(await page.textContent('#review-summary'), 'The engine is reviewing this game…');
   await checkDoneReview(page, body, positions);
   assert.equal(seen.gets, 3, 'asked again until done, then stopped');
   await page.waitForTimeout(1500);
   assert.equal(seen.gets, 3, 'no more asking once done');
   assert.equal(await page.textContent('#review-status'),
     'Reviewed by outflank-engine 0.9.0 (depth 10; perfect play in the last 20 empty squares).');
-  assert.deepEqual(await page.$$eval('#result-summary p', (lines) => lines.map((line) => line.textContent)), [
+  assert.deepEqual(await page.$$eval('#review-summary p', (lines) => lines.map((line) => line.textContent)), [
     'Black lost 0.2 discs a move on average, with no inaccuracies, mistakes or blunders.',
     'White lost 8.8 discs a move on average, with 1 inaccuracy, 1 mistake and 2 blunders.',
   ]);
   assert.deepEqual(await page.$$eval('#moves .review-mark', (marks) => marks.map((mark) => `${mark.closest('li').dataset.ply}${mark.textContent}`)),
     ['2?', '4?!', '6??', '8??']);
-  assert.equal(await page.textContent('#moves li[data-ply="6"] .move'), 'White d6??, blunder');
+  assert.equal(await page.textContent('#moves li[data-ply="6"] .move'), '6. White d6??, blunder');
   assert.deepEqual(await page.$$eval('#review-graph table tbody tr', (rows) => rows.slice(0, 3).map((row) => row.textContent)),
     ['0Starteven', '1Black d3evenbest move', '2White c3Black +3mistake']);
   await screenshot(page, 'review-desktop');
+  // Choosing the blunder from the move list shows its position with nothing over the board.
+  await page.click('#moves li[data-ply="6"] button');
+  await page.waitForSelector('#viewing:not([hidden])');
+  await assertBoardUncovered(page, 'choosing a blunder from the move list');
 
   // A click on the graph at ply 5 goes there, as the move list would.
   await checkPick(page, body, 5);
   assert.equal(await boardShown(page), positions[5].board);
   assert.equal(await page.textContent('#review-ply-title'), 'Move 5 · Black e1');
+  // The eval bar beside the board shows the position's value, more of it Black's.
+  assert.equal(await page.getAttribute('#eval-bar', 'aria-label'), 'Evaluation: Black +4');
+  assert.equal(await page.isVisible('#eval-bar'), true);
   assert.equal(await page.textContent('#review-words'), 'e1 was the best move (+4).');
   assert.equal(await page.textContent('#review-next'), `Best here for White: c5 (${MINUS}4).`);
   assert.equal(await page.textContent('#board [data-square="c5"] .mark-text'), `${MINUS}4`);
@@ -181,12 +189,13 @@ test('a review the engine works on: progress, then the graph, the marks, the bes
   await checkPick(page, body, 6);
   assert.equal(await page.textContent('#review-words'), `d6 was a blunder: ${MINUS}12 discs; best was c5 (${MINUS}4).`);
   await page.click('#review-line');
-  assert.equal(await page.textContent('#review-next'), 'The best line instead of d6: c5 d7. Showing White c5, move 1 of 2.');
+  assert.equal(await page.textContent('#review-next'), 'The best line instead of d6: c5 d7. Showing White c5, step 1 of 2.');
   assert.equal(await boardShown(page), positions[6].board);
-  assert.equal(await page.textContent('#viewing'), 'The best line: c5, move 1 of 2. Back to the game returns.');
+  assert.equal(await page.textContent('#viewing'), 'The best line: c5, step 1 of 2. Back to the game returns.');
+  await assertBoardUncovered(page, 'showing the best line');
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'review-line-next');
   await page.click('#review-line-next');
-  assert.equal(await page.textContent('#review-next'), 'The best line instead of d6: c5 d7. Showing Black d7, move 2 of 2.');
+  assert.equal(await page.textContent('#review-next'), 'The best line instead of d6: c5 d7. Showing Black d7, step 2 of 2.');
   assert.equal(await boardShown(page), positions[7].board);
   assert.equal(await page.isDisabled('#review-line-next'), true);
   await page.click('#review-line-exit');
@@ -259,7 +268,7 @@ test('a game not reviewed yet offers a review, and a refusal is said plainly', a
   await page.waitForSelector('#review-request:not([hidden])');
   assert.equal(await page.textContent('#review-status'), 'This game has not been reviewed yet.');
   assert.equal(await page.textContent('#review-request'), 'Review this game');
-  assert.equal(await page.textContent('#result-summary'), 'This game has not been reviewed yet.');
+  assert.equal(await page.textContent('#review-summary'), 'This game has not been reviewed yet.');
   await page.click('#review-request');
   await page.waitForFunction(() => document.querySelector('#review-status').textContent.startsWith('The engine is busy'));
   assert.equal(await page.textContent('#review-request'), 'Try again');
@@ -286,13 +295,13 @@ test('on a 390×844 phone the graph is full width, tall enough to tap, and a tap
   assert.ok(frame.width >= card.width - 40, `graph ${frame.width}px wide in a card of ${card.width}px`);
   assert.ok(frame.width >= 330, `graph ${frame.width}px wide`);
   assert.ok(frame.height >= 120, `graph ${frame.height}px tall`);
-  // The result panel's link leads to the review.
+  // The result's link leads to the review.
   await page.click('#result-see-review');
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'review-title');
   await page.locator('#review-graph .graph-frame').scrollIntoViewIfNeeded();
   await checkPick(page, body, 3, true);
   assert.equal(await boardShown(page), positions[3].board);
-  const small = await page.evaluate(() => [...document.querySelectorAll('#review button, #result-review button')]
+  const small = await page.evaluate(() => [...document.querySelectorAll('#review button, #result button')]
     .filter((button) => button.getBoundingClientRect().width > 0 && button.getBoundingClientRect().height < 44)
     .map((button) => button.id));
   assert.deepEqual(small, []);
@@ -341,7 +350,7 @@ for (const [label, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       await page.click(`#board [data-square="${square}"]`);
     }
     await page.waitForSelector('#review[data-state="done"]');
-    await page.waitForSelector('#result-summary p[data-side="white"]');
+    await page.waitForSelector('#review-summary p[data-side="white"]');
     await page.waitForTimeout(300);
     assert.equal(asked, 2);
     const { total, sources } = await layoutShift(page);

@@ -11,7 +11,8 @@ import './header.js';
 import { sentence } from './text.js';
 import { MoveList } from './notation/move-list.js';
 import { readAddress } from './notation/address.js';
-import { playedWords, readSetup } from './analysis/model.js';
+import { linePlies, placedBefore, playedWords, readSetup } from './analysis/model.js';
+import { afterWords } from './notation/numbering.js';
 import {
   awaitsValues, engineAnnouncement, initialState, planPlay, plyAnnouncement, reduce, requestBody, shownAddress, shownEntry,
   shownKey, shownMoves, shownPosition, stepTarget, typedMove, wantsValues,
@@ -211,7 +212,7 @@ function closeBestLine(focus = false) {
 function playBestLine() {
   if (!dispatch({ type: 'best_line_played' })) return;
   follow();
-  announce(`The best line is now the line, showing move ${state.line.ply}.`);
+  announce(`The best line is now the line, showing ${afterWords(linePlies(state.line.start, state.line.moves), state.line.ply, placedBefore(state.line.start))}.`);
 }
 
 // --- controls -------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import { renderHeader } from './header.js';
 import { fillLevels, watchChoice } from './levels.js';
 import { pluralDiscs } from './text.js';
 import { MoveList } from './notation/move-list.js';
+import { afterWords } from './notation/numbering.js';
 import {
   canPlay, initialModel, playerName, reduce, shownPosition, view, withError, withStored,
 } from './game/model.js';
@@ -18,6 +19,8 @@ import { renderResult } from './game/result.js';
 import { renderDescription, renderOverlays, renderTurn } from './game/status.js';
 import { Sound, play as playSound, setSoundOn, soundOn } from './game/sound.js';
 import { Review } from './game/review.js';
+import { EvalBar } from './board/eval-bar.js';
+import { renderTranscript } from './game/transcript.js';
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -25,23 +28,20 @@ const CAPTURE_FLIPS = 5;
 
 let model = initialModel();
 let connectedOnce = false;
-let resultClosed = false;
 let lowWarned = null;
 
 const board = new Board($('board'), { label: 'Board, a1 top left to h8 bottom right' });
 const moveList = new MoveList($('moves'), (count) => look(count));
+const moveStrip = new MoveList($('move-strip'), (count) => look(count), { strip: true });
 // The engine's review, once the game is over: picking a ply on its graph looks as the move
-// list does, with the result panel closed so that the board shows.
+// list does.
 const review = new Review({
   gameId,
   board,
   moves: $('moves'),
   pick: (count) => look(count),
-  showBoard: () => {
-    resultClosed = true;
-    if (model.game) render();
-  },
   redraw: () => { if (model.game) render(); },
+  evalBar: new EvalBar($('eval-bar')),
 });
 const hints = $('show-legal');
 hints.checked = showLegalMoves();
@@ -67,7 +67,6 @@ function update(next) {
   const moved = model.animate && before.game && model.game.moves.length > before.game.moves.length;
   if (moved) sound(model.game.last_move);
   const ended = before.game && before.game.status === Status.LIVE && model.game.status !== Status.LIVE;
-  if (ended) resultClosed = false;
   render();
   if (ended) keepFocusAtTheEnd();
 }
@@ -80,8 +79,7 @@ function keepFocusAtTheEnd() {
   const lost = !focused || focused === document.body || focused.closest('[hidden]') !== null;
   if (!lost) return;
   const title = $('result-title');
-  if (title.offsetParent !== null) title.focus();
-  else ($('after-actions').querySelector('button:not([hidden]), a:not([hidden])') || $('content')).focus();
+  (title.offsetParent !== null ? title : $('content')).focus();
 }
 
 // --- messages ---------------------------------------------------------------------------
@@ -147,10 +145,11 @@ function render() {
   renderTurn(model);
   renderOverlays(model);
   renderControls(model, { board, showLegal: hints.checked, play });
-  renderResult(model, resultClosed);
+  renderResult(model);
   renderMoves();
   review.render(model);
   renderDescription(model, shown);
+  renderTranscript(model);
   renderError();
 }
 
@@ -168,10 +167,13 @@ function renderMoves() {
   const { game } = model;
   const current = currentCount();
   moveList.render(game.moves, (count) => model.positions.has(count), current);
+  moveStrip.render(game.moves, (count) => model.positions.has(count), current);
   const counts = knownCounts();
   $('nav-start').disabled = !counts.some((count) => count < current);
   $('nav-back').disabled = !counts.some((count) => count < current);
   $('nav-forward').disabled = model.viewing === null;
+  $('strip-back').disabled = $('nav-back').disabled;
+  $('strip-forward').disabled = $('nav-forward').disabled;
   $('nav-live').disabled = model.viewing === null;
   $('nav-note').hidden = game.moves.every((ply) => model.positions.has(ply.number));
 }
@@ -187,11 +189,8 @@ function showMissing() {
 /** Shows the position after `count` plies (null: the live position) and says so. */
 function look(count, focusMove = false) {
   if (!model.game) return;
-  // Looking back at a finished game is looking at the board: the result panel steps aside
-  // ("Show the result" brings it back), as it does for a pick on the review's graph.
-  if (count !== null && model.game.status !== Status.LIVE) resultClosed = true;
   update(view(model, count));
-  $('status').textContent = model.viewing === null ? 'Showing the live position.' : `Showing the position after move ${model.viewing}.`;
+  $('status').textContent = model.viewing === null ? 'Showing the live position.' : `Showing the position after ${afterWords(model.game.moves, model.viewing)}.`;
   if (focusMove) moveList.focus(currentCount());
 }
 
@@ -214,6 +213,8 @@ function step(where, focusMove) {
 $('nav-start').addEventListener('click', () => step('start'));
 $('nav-back').addEventListener('click', () => step('back'));
 $('nav-forward').addEventListener('click', () => step('forward'));
+$('strip-back').addEventListener('click', () => step('back'));
+$('strip-forward').addEventListener('click', () => step('forward'));
 $('nav-live').addEventListener('click', () => step('live'));
 
 // ← → Home End step through the game from anywhere but a text field or the board (whose own
@@ -285,16 +286,6 @@ $('offer-draw').addEventListener('click', () => send({ type: ClientMsg.OFFER_DRA
 $('accept-draw').addEventListener('click', () => send({ type: ClientMsg.ACCEPT_DRAW }));
 $('decline-draw').addEventListener('click', () => send({ type: ClientMsg.DECLINE_DRAW }));
 $('rematch').addEventListener('click', () => send({ type: ClientMsg.REMATCH }));
-$('result-close').addEventListener('click', () => {
-  resultClosed = true;
-  render();
-  $('show-result').focus();
-});
-$('show-result').addEventListener('click', () => {
-  resultClosed = false;
-  render();
-  $('result-title').focus();
-});
 $('result-title').tabIndex = -1;
 
 const dialog = $('resign-dialog');

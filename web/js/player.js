@@ -52,6 +52,7 @@ function gameItem(game) {
   const meta = span('', 'game-meta');
   const parts = [MODE_NAME[game.mode] || game.mode, COLOUR_NAME[game.color] || game.color];
   if (game.control) parts.splice(1, 0, controlName(game.control));
+  if (game.opening_name) parts.push(game.opening_name);
   meta.append(parts.join(' · '));
   if (typeof game.rating_change === 'number') {
     meta.append(' · ');

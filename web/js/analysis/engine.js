@@ -1,10 +1,12 @@
 // The engine's card on the analysis board: its status (thinking, busy, failed, done), the best
 // move and the best line in words, the buttons that show the best line on the board, and every
 // legal move with its value. Drawn from the state after every change.
-import { bestLineWords, bestWords, turnWords, valueRows } from './model.js';
+import { bestLineWords, bestWords, blackValue, turnWords, valueRows } from './model.js';
+import { EvalBar } from '../board/eval-bar.js';
 import { shownEngineStatus, shownEntry, shownKey, shownMoves } from './state.js';
 
 const $ = (id) => document.getElementById(id);
+let evalBar = null;
 
 /** Draws the engine's card for the position shown (once there is a line). */
 export function renderEngine(state) {
@@ -30,6 +32,10 @@ export function renderEngine(state) {
     $('best-line-next').disabled = bestLine.step >= bestLine.positions.length - 1;
   }
   renderValues(shownKey(state), answer, values);
+  evalBar = evalBar || new EvalBar($('eval-bar'));
+  const shown = state.bestLine ? null : blackValue(answer, values);
+  if (shown) evalBar.show(shown.value, shown.exact);
+  else evalBar.clear();
 }
 
 /** The "Moves and values" list, each move a button that plays it (`data-move`); redrawn only

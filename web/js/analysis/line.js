@@ -1,7 +1,7 @@
 // The analysis board's line as the page shows it: the move list with the ply shown, the buttons
 // that move through it, the move box, and the link that opens the same board. Drawn from the
 // state after every change.
-import { linePlies } from './model.js';
+import { linePlies, placedBefore } from './model.js';
 import { shownAddress, shownEntry } from './state.js';
 
 const $ = (id) => document.getElementById(id);
@@ -18,7 +18,7 @@ export class LineView {
     const { line } = state;
     if (line !== this.drawn) {
       this.drawn = line;
-      this.moveList.render(linePlies(line.start, line.moves), () => true, line.ply);
+      this.moveList.render(linePlies(line.start, line.moves), () => true, line.ply, placedBefore(line.start));
     }
     $('nav-start').disabled = line.ply === 0;
     $('nav-back').disabled = line.ply === 0;

@@ -4,6 +4,7 @@
 import { pluralDiscs } from '../text.js';
 import { SIDE_NAME, orList, signed } from '../notation/words.js';
 import { STANDARD_START, compactStart, readAddress } from '../notation/address.js';
+import { moveNumbers, movesMade } from '../notation/numbering.js';
 
 const other = (side) => (side === 'black' ? 'white' : 'black');
 
@@ -53,6 +54,17 @@ const valueList = (values) => (values && Array.isArray(values.moves) ? values.mo
 
 /** The best value among `values.moves` (they come best first), or null. */
 export const bestValue = (values) => (valueList(values).length ? valueList(values)[0].value : null);
+
+/** The position's value for Black in discs, for the eval bar: the best move's value turned to
+ *  Black's side, exact when the best move's is; the disc difference once the game is over;
+ *  null while unknown. @returns {{value: number, exact: boolean}|null} */
+export function blackValue(answer, values) {
+  if (!answer) return null;
+  if (answer.over) return answer.counts ? { value: answer.counts.black - answer.counts.white, exact: true } : null;
+  const best = bestValue(values);
+  if (best === null || !answer.side_to_move) return null;
+  return { value: answer.side_to_move === 'black' ? best : -best, exact: Boolean(valueList(values)[0].exact) };
+}
 
 /**
  * The marks on the board: every legal move's value on its square ("+4", "−2"), the best ones
@@ -109,27 +121,24 @@ export function bestWords(answer, values) {
   return `Best for ${SIDE_NAME[side]}: ${orList(moves)} (${signed(best)}${exact ? ', exact' : ''}).`;
 }
 
-/** The full-move number of each ply ({number, color, move}), as the move list numbers them:
- *  a new number with each Black move (and with the first ply). */
-export function fullMoves(plies) {
-  let number = 0;
-  return plies.map((ply, index) => {
-    if (ply.color === 'black' || index === 0) number += 1;
-    return number;
-  });
+/** The discs placed before a start position's first move (its discs beyond the first four),
+ *  so that the moves from a set-up position are numbered as they would be in its game. */
+export function placedBefore(start) {
+  const squares = compactStart(start || STANDARD_START).slice(0, 64);
+  return Math.max(0, (squares.match(/[XO*]/gi) || []).length - 4);
 }
 
-/** The best line in words, numbered as the move list goes on from the ply shown (`moves`
- *  played from `start`): "Best line: 3… f4 4. f6 g5 5. e6". */
+/** The best line in words, each move with its number as the move list goes on from the ply
+ *  shown (`moves` played from `start`): "Best line: 3. f4 4. f6 5. g5". */
 export function bestLineWords(values, start, moves) {
   const line = values && Array.isArray(values.best_line) ? values.best_line : [];
   if (!line.length) return '';
   const plies = linePlies(start, [...moves, ...line]);
-  const numbers = fullMoves(plies);
+  const numbers = moveNumbers(plies);
+  const placed = placedBefore(start);
   const words = plies.slice(moves.length).map((ply, index) => {
     const number = numbers[moves.length + index];
-    if (ply.color === 'black') return `${number}. ${ply.move}`;
-    return index === 0 ? `${number}… ${ply.move}` : ply.move;
+    return number === null ? 'pass' : `${placed + number}. ${ply.move}`;
   });
   return `Best line: ${words.join(' ')}`;
 }
@@ -169,12 +178,14 @@ export function countWords(answer) {
   return `Black ${answer.counts.black} · White ${answer.counts.white} · ${answer.empties} empty`;
 }
 
-/** What the status line says about the ply shown: "After 3. c3 (Black). White to move." */
-export function plyWords(plies, ply, answer) {
+/** What the status line says about the ply shown, numbered from the discs `placed` before the
+ *  first: "After move 3, Black c3. White to move." */
+export function plyWords(plies, ply, answer, placed = 0) {
   const shown = ply > 0 ? plies[ply - 1] : null;
-  const before = shown
-    ? `After move ${shown.number}, ${SIDE_NAME[shown.color]} ${shown.move === 'pass' ? 'passes' : shown.move}.`
-    : 'The start position.';
+  const number = placed + movesMade(plies, ply);
+  const before = !shown ? 'The start position.'
+    : shown.move === 'pass' ? `${SIDE_NAME[shown.color]} passes after move ${number}.`
+      : `After move ${number}, ${SIDE_NAME[shown.color]} ${shown.move}.`;
   const turn = answer ? `${turnWords(answer)}.` : '';
   return [before, turn].filter(Boolean).join(' ');
 }

@@ -36,6 +36,7 @@ export class PositionView {
     const empties = answer ? answer.empties : countDiscs(position.board).empty;
     $('empties').textContent = `${empties} empty`;
     $('empties').title = answer ? countWords(answer) : '';
+    $('opening-name').textContent = position && position.opening_name ? position.opening_name : '';
     $('pass').hidden = !(answer && answer.must_pass);
     document.body.dataset.side = side || 'none';
     document.body.dataset.over = String(Boolean(answer && answer.over));
@@ -70,7 +71,7 @@ export class PositionView {
     this.drawnMoves = null;
     const note = $('line-note');
     note.hidden = false;
-    note.textContent = `The best line: ${move}, move ${line.step + 1} of ${line.positions.length}.`;
+    note.textContent = `The best line: ${move}, step ${line.step + 1} of ${line.positions.length}.`;
   }
 
   /** The error line, written only when an error is said or cleared. */

@@ -8,7 +8,9 @@
 import { squareIndex } from '../board/model.js';
 import { STANDARD_START, addressOf, compactStart } from '../notation/address.js';
 import { SIDE_NAME } from '../notation/words.js';
-import { bestWords, engineStatus, legalSquares, linePlies, plyWords, positionKey, retryDelay } from './model.js';
+import {
+  bestWords, engineStatus, legalSquares, linePlies, placedBefore, plyWords, positionKey, retryDelay,
+} from './model.js';
 
 /** How many positions the state remembers; the one used longest ago goes first. */
 export const CACHE_LIMIT = 400;
@@ -252,7 +254,7 @@ export function typedMove(state, typed) {
 export function plyAnnouncement(state) {
   const line = state.line || { start: STANDARD_START, moves: [], ply: 0 };
   const entry = shownEntry(state);
-  return plyWords(linePlies(line.start, line.moves), line.ply, entry ? entry.answer : undefined);
+  return plyWords(linePlies(line.start, line.moves), line.ply, entry ? entry.answer : undefined, placedBefore(line.start));
 }
 
 /** What the engine's status line says about the position shown. */

@@ -18,11 +18,10 @@ export function renderControls(model, { board, showLegal, play }) {
   const playable = canPlay(game) && model.viewing === null;
   board.showMoves(playable ? game.legal : [], { mover: game.to_move, dots: showLegal });
 
-  // The controls card keeps its place and size: live controls during the game, the way on
-  // after it.
+  // The controls card keeps its place and size; the live controls under the board give way
+  // to the result at the end.
   $('actions').hidden = !player;
-  $('live-actions').hidden = !live;
-  $('after-actions').hidden = live;
+  $('live-actions').hidden = !live || !player;
   $('type-move').hidden = !live;
   $('legal-moves').hidden = !live || !showLegal;
   // Untimed games against the computer and on one device may take moves back.

@@ -122,7 +122,7 @@ export class EvalGraph {
     const rows = graphRows(this.body).map((row) => {
       const line = document.createElement('tr');
       line.dataset.ply = String(row.ply);
-      for (const text of [String(row.ply), row.move, row.value, row.judgement]) {
+      for (const text of [row.number, row.move, row.value, row.judgement]) {
         const cell = document.createElement('td');
         cell.textContent = text;
         line.append(cell);

@@ -5,7 +5,7 @@
 import { ServerMsg, Seat, Side, Status, other } from '../protocol.js';
 import { countDiscs } from '../board/model.js';
 import { controlName, pluralDiscs, sentence } from '../text.js';
-import { formatRating, spokenChange } from '../account.js';
+import { formatChange, formatRating, spokenChange } from '../account.js';
 import { SIDE_NAME } from '../notation/words.js';
 
 /**
@@ -14,6 +14,8 @@ import { SIDE_NAME } from '../notation/words.js';
  * @property {Map<number, {board: string, lastMove: object|null}>} positions by plies played
  * @property {number|null} viewing a ply count while looking back; null for the live position
  * @property {object|null} ratingChanges {black, white} once a ranked game is rated
+ * @property {object|null} ratings the ratings shown by the names ({pool, black, white}, each
+ *   {rating, provisional} or null), from GET /api/games/{id}
  * @property {number} clocksAt `now` when the clocks were last set
  * @property {string} announcement what the status line says
  * @property {string} pass who passed on the last change ('' for nobody)
@@ -25,7 +27,7 @@ import { SIDE_NAME } from '../notation/words.js';
 
 /** @returns {Model} */
 export const initialModel = () => ({
-  game: null, positions: new Map(), viewing: null, ratingChanges: null, clocksAt: 0,
+  game: null, positions: new Map(), viewing: null, ratingChanges: null, ratings: null, clocksAt: 0,
   announcement: '', pass: '', error: '', away: { black: false, white: false }, animate: false, missing: false,
 });
 
@@ -43,7 +45,7 @@ export function reduce(model, msg, now) {
       next.clocksAt = now;
       next.pass = '';
       next.error = '';
-      next.positions = new Map([[fresh.moves.length, { board: fresh.board, lastMove: fresh.last_move }]]);
+      next.positions = new Map([[fresh.moves.length, { board: fresh.board, lastMove: fresh.last_move, openingName: fresh.opening_name }]]);
       next.viewing = null;
       next.away = { black: false, white: false };
       if (fresh.status !== Status.LIVE) next.announcement = joinWords(resultSentence(next), ratingSentence(next));
@@ -51,13 +53,13 @@ export function reduce(model, msg, now) {
     }
     case ServerMsg.MOVED: {
       if (!game) return model;
-      const changed = { ...game, ...pick(msg, ['board', 'to_move', 'legal', 'counts', 'clocks', 'last_move']) };
+      const changed = { ...game, ...pick(msg, ['board', 'to_move', 'legal', 'counts', 'clocks', 'last_move', 'opening_name']) };
       changed.moves = [...game.moves, ...msg.plies];
       changed.draw_offer = null;
       next.game = changed;
       next.clocksAt = now;
       next.positions = new Map(model.positions);
-      for (const ply of msg.plies) next.positions.set(ply.number, { board: changed.board, lastMove: changed.last_move });
+      for (const ply of msg.plies) next.positions.set(ply.number, { board: changed.board, lastMove: changed.last_move, openingName: changed.opening_name });
       next.animate = true;
       next.error = '';
       const words = [];
@@ -77,13 +79,13 @@ export function reduce(model, msg, now) {
     }
     case ServerMsg.UNDONE: {
       if (!game) return model;
-      const changed = { ...game, ...pick(msg, ['board', 'to_move', 'legal', 'counts', 'last_move']) };
+      const changed = { ...game, ...pick(msg, ['board', 'to_move', 'legal', 'counts', 'last_move', 'opening_name']) };
       changed.moves = game.moves.slice(0, msg.ply_count);
       next.game = changed;
       next.pass = '';
       next.error = '';
       next.positions = new Map([...model.positions].filter(([count]) => count <= msg.ply_count));
-      next.positions.set(msg.ply_count, { board: changed.board, lastMove: changed.last_move });
+      next.positions.set(msg.ply_count, { board: changed.board, lastMove: changed.last_move, openingName: changed.opening_name });
       if (model.viewing !== null && model.viewing >= msg.ply_count) next.viewing = null;
       next.announcement = `Move taken back. ${SIDE_NAME[changed.to_move]} to move.`;
       return next;
@@ -164,11 +166,12 @@ export function view(model, count) {
 export function withStored(model, stored) {
   const next = { ...model, animate: false, positions: new Map(model.positions) };
   if (stored.rating_changes) next.ratingChanges = stored.rating_changes;
+  if (stored.ratings) next.ratings = stored.ratings;
   if (stored.start) next.start = stored.start; // the start position (the analysis board's link needs it)
   if (!model.game) return next;
   for (const position of stored.positions || []) {
     if (position.ply <= model.game.moves.length && !next.positions.has(position.ply)) {
-      next.positions.set(position.ply, { board: position.board, lastMove: position.last_move });
+      next.positions.set(position.ply, { board: position.board, lastMove: position.last_move, openingName: position.opening_name ?? null });
     }
   }
   return next;
@@ -193,6 +196,17 @@ export function stakesLine(game) {
   return `${mode} · ${game.control ? controlName(game.control) : 'no clock'}${xot}`;
 }
 
+/** The rating shown by `side`'s name: the rating the game is played at ("1,512", "1,214?"
+ *  while provisional) and, once a rated game is rated, its change ("1,512 +12"); '' for the
+ *  computer and guests. */
+export function ratingText(model, side) {
+  const shown = model.ratings && model.ratings[side];
+  const change = model.ratingChanges && model.ratingChanges[side];
+  if (!shown && !change) return '';
+  const before = shown ? formatRating(shown.rating, shown.provisional) : formatRating(Math.round(change.before), false);
+  return change ? `${before} ${formatChange(change.change)}` : before;
+}
+
 export const playerName = (game, side) => (game.mode === 'same_device' ? SIDE_NAME[side] : game.players[side].name);
 
 /** The board shown: the live one, or the one looked back at, with its disc counts. */
@@ -200,9 +214,11 @@ export function shownPosition(model) {
   const { game } = model;
   if (model.viewing !== null && model.positions.has(model.viewing)) {
     const seen = model.positions.get(model.viewing);
-    return { board: seen.board, lastMove: seen.lastMove, counts: countDiscs(seen.board), live: false };
+    return {
+      board: seen.board, lastMove: seen.lastMove, counts: countDiscs(seen.board), openingName: seen.openingName ?? null, live: false,
+    };
   }
-  return { board: game.board, lastMove: game.last_move, counts: game.counts, live: true };
+  return { board: game.board, lastMove: game.last_move, counts: game.counts, openingName: game.opening_name ?? null, live: true };
 }
 
 /** Whether the viewer plays in this game (one side, or both on one device). */

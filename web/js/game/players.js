@@ -1,8 +1,8 @@
 // The players' boxes: names, disc counts, clocks and presence. Every box keeps its size
 // whatever it shows, so nothing under it moves during a game.
-import { Mode, Seat, Side, Status } from '../protocol.js';
+import { Mode, POOLS, Seat, Side, Status } from '../protocol.js';
 import { formatDeadline } from '../text.js';
-import { clockLeft, dailyDeadline, playerName, stakesLine } from './model.js';
+import { clockLeft, dailyDeadline, playerName, ratingText, shownPosition, stakesLine } from './model.js';
 
 const $ = (id) => document.getElementById(id);
 export const LOW_TIME_MS = 10000;
@@ -35,6 +35,14 @@ function deadlineText(model) {
   return ` · ${who} by ${formatDeadline(at)}`;
 }
 
+/** What a rating by a name is: its pool, and what "?" means. */
+function ratingTitle(model, text) {
+  if (!model.ratings) return '';
+  const pool = POOLS.find((entry) => entry.key === model.ratings.pool);
+  const provisional = text.includes('?') ? ' (provisional: fewer than 10 rated games)' : '';
+  return `Rating, ${pool ? pool.name : model.ratings.pool}${provisional}`;
+}
+
 /** The names, counts and presence; `counts` are those of the position shown. */
 export function renderPlayers(model, counts) {
   const { game } = model;
@@ -42,6 +50,10 @@ export function renderPlayers(model, counts) {
     const you = game.you === side ? ' (you)' : '';
     $(`name-${side}`).textContent = playerName(game, side) + you;
     $(`count-${side}`).textContent = String(counts[side]);
+    const rating = $(`rating-${side}`);
+    rating.textContent = ratingText(model, side);
+    rating.hidden = !rating.textContent;
+    rating.title = ratingTitle(model, rating.textContent);
     $(`player-${side}`).classList.toggle('to-move', game.to_move === side);
     // Only people can be away; shown while the game is on.
     const away = Boolean(game.presence) && !game.presence[side] && game.status === Status.LIVE;
@@ -49,6 +61,9 @@ export function renderPlayers(model, counts) {
     $(`presence-${side}`).setAttribute('aria-hidden', away ? 'false' : 'true');
   }
   $('stakes').textContent = stakesLine(game) + deadlineText(model);
+  // The opening of the position shown: the game's as it goes, that position's when looking back.
+  const opening = shownPosition(model).openingName;
+  $('opening-name').textContent = opening ? ` · ${opening}` : '';
   document.body.dataset.mode = game.mode;
   document.body.dataset.timed = String(Boolean(game.clocks) || [Mode.FRIEND, Mode.QUICK, Mode.RANKED].includes(game.mode));
 }

@@ -1,5 +1,6 @@
-// The result over the board at the end: what happened to the viewer, the score, why, the
-// rating change, and the rematch.
+// The result under the board at the end: what happened to the viewer, the score, why, the
+// rating change, and the way on (a rematch, a new game, the review). It covers nothing, so it
+// stays while the player looks back through the game.
 import { Mode, Seat, Side, Status } from '../protocol.js';
 import { formatChange, formatRating, profileUrl } from '../account.js';
 import { SIDE_NAME } from '../notation/words.js';
@@ -8,14 +9,11 @@ import { isPlayer, playerName, reasonText, resultTitle, scoreText } from './mode
 const $ = (id) => document.getElementById(id);
 const isSide = (seat) => seat === Side.BLACK || seat === Side.WHITE;
 
-/** Draws the result panel; `closed` when the player closed it to see the board. */
-export function renderResult(model, closed) {
+/** Draws the result bar, shown once the game is over. */
+export function renderResult(model) {
   const { game } = model;
-  const panel = $('result');
   const over = game.status !== Status.LIVE && Boolean(game.result);
-  panel.hidden = !over || closed;
-  // The way back to the result is offered only while it is closed.
-  $('show-result').hidden = !over || !closed;
+  $('result').hidden = !over;
   if (!over) return;
   $('result-title').textContent = resultTitle(model);
   $('result-score').textContent = scoreText(game.counts);
@@ -54,7 +52,7 @@ function renderRating(model) {
   for (const side of player ? [game.you] : [Side.BLACK, Side.WHITE]) {
     const change = ratingChanges[side];
     if (!change) continue;
-    const line = document.createElement('p');
+    const line = document.createElement('span');
     line.className = 'rating-line';
     line.dataset.side = side;
     if (player) {

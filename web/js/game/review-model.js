@@ -2,6 +2,7 @@
 // turns the body of `GET /api/games/{id}/analysis` into marks, sentences, the graph's points
 // and the status line. The server judges every move; nothing here knows the rules.
 import { SIDE_NAME, orList, signed } from '../notation/words.js';
+import { moveNumbers, movesMade } from '../notation/numbering.js';
 
 /** The mark written after a move of each class; best, good and forced moves get none. */
 export const MARKS = Object.freeze({ inaccuracy: '?!', mistake: '?', blunder: '??' });
@@ -135,8 +136,14 @@ export function plyWords(ply) {
   }
 }
 
-/** "Move 12 · Black f5": the ply's number and who played what. */
-export const plyTitle = (ply) => `Move ${ply.ply} · ${SIDE_NAME[ply.color]} ${ply.move}`;
+/** "Move 12 · Black f5": the move's number (discs placed, 1 to 60) and who played what; a pass,
+ *  which places no disc, "After move 12 · White passes". `list` is the review's plies. */
+export function plyTitle(list, ply) {
+  const number = movesMade(list, ply.ply);
+  return ply.move === 'pass'
+    ? `After move ${number} · ${SIDE_NAME[ply.color]} passes`
+    : `Move ${number} · ${SIDE_NAME[ply.color]} ${ply.move}`;
+}
 
 /**
  * What the review says with `count` plies on the board (the ply selected in the move list):
@@ -164,7 +171,7 @@ export function selectedPly(body, count) {
     next = 'The game is over here.';
   }
   return {
-    title: played ? plyTitle(played) : 'The start',
+    title: played ? plyTitle(list, played) : 'The start',
     words: played ? plyWords(played) : (list.length ? 'The starting position, before Black\'s first move.' : ''),
     next,
     marks,
@@ -190,7 +197,7 @@ export function lineStep(body, count, step) {
     move: entry.move,
     step,
     length: line.length,
-    text: `The best line instead of ${played.move}: ${moves}. Showing ${mover} ${entry.move}, move ${step + 1} of ${line.length}.`,
+    text: `The best line instead of ${played.move}: ${moves}. Showing ${mover} ${entry.move}, step ${step + 1} of ${line.length}.`,
   };
 }
 
@@ -212,23 +219,29 @@ export function summaryLines(body, names = {}) {
     const errors = counts.every((count) => count === 0)
       ? 'no inaccuracies, mistakes or blunders'
       : `${countWords(counts[0], 'inaccuracy', 'inaccuracies')}, ${countWords(counts[1], 'mistake', 'mistakes')} and ${countWords(counts[2], 'blunder', 'blunders')}`;
-    return { side, text: `${who} lost ${mean} discs a move on average, with ${errors}.` };
+    // Accuracy: the server's mean of 100 × 2^(−loss/6) over the moves that had a choice.
+    const accuracy = Number.isFinite(stats.accuracy) ? ` (accuracy ${Math.round(stats.accuracy)}%)` : '';
+    return { side, text: `${who} lost ${mean} discs a move on average${accuracy}, with ${errors}.` };
   });
 }
 
 // --- the graph --------------------------------------------------------------------------
 
 /**
- * The graph's points: Black's value after each ply, from the start (ply 0).
- * @returns {{ply: number, value: number, cls: string|null, label: string}[]}
+ * The graph's points: Black's value after each ply, from the start (ply 0); `number` is the
+ * move's number (discs placed), null for a pass.
+ * @returns {{ply: number, number: number|null, value: number, cls: string|null, label: string}[]}
  */
 export function graphPoints(body) {
   const list = plies(body);
   if (!list.length) return [];
-  const points = [{ ply: 0, value: Number(list[0].value_before) || 0, cls: null, label: 'Start' }];
-  for (const ply of list) {
-    points.push({ ply: ply.ply, value: Number(ply.value_after) || 0, cls: ply.class || null, label: `${SIDE_NAME[ply.color]} ${ply.move}` });
-  }
+  const numbers = moveNumbers(list);
+  const points = [{ ply: 0, number: 0, value: Number(list[0].value_before) || 0, cls: null, label: 'Start' }];
+  list.forEach((ply, index) => {
+    points.push({
+      ply: ply.ply, number: numbers[index], value: Number(ply.value_after) || 0, cls: ply.class || null, label: `${SIDE_NAME[ply.color]} ${ply.move}`,
+    });
+  });
   return points;
 }
 
@@ -247,9 +260,11 @@ export function graphLimit(points) {
   return LIMITS.find((limit) => most <= limit) || 64;
 }
 
-/** The graph as a table, a row per point: {ply, move, value, judgement}. */
+/** The graph as a table, a row per point: {ply, number, move, value, judgement}; `number` is
+ *  what the table shows ('' for a pass). */
 export const graphRows = (body) => graphPoints(body).map((point) => ({
   ply: point.ply,
+  number: point.number === null ? '' : String(point.number),
   move: point.label,
   value: valueWords(point.value),
   judgement: point.cls ? CLASS_NAME[point.cls] : '',
@@ -263,10 +278,15 @@ export function nearestPly(points, fraction) {
   return Math.round(clamped * last);
 }
 
-/** The graph's value in words at `ply`, for its accessible value: "Move 12, Black f5: Black +4". */
+/** The graph's value in words at `ply`, for its accessible value: "Move 12, Black f5: Black +4"
+ *  ("Black f5" and "Black pass" as the graph's table says them). */
 export function pointWords(points, ply) {
-  const point = points.find((item) => item.ply === ply);
-  if (!point) return '';
+  const index = points.findIndex((item) => item.ply === ply);
+  if (index < 0) return '';
+  const point = points[index];
   const judged = point.cls && MARKS[point.cls] ? `, ${CLASS_NAME[point.cls]}` : '';
-  return point.ply === 0 ? `Start: ${valueWords(point.value)}` : `Move ${point.ply}, ${point.label}${judged}: ${valueWords(point.value)}`;
+  if (point.ply === 0) return `Start: ${valueWords(point.value)}`;
+  const number = point.number ?? points.slice(0, index).reduce((last, item) => item.number ?? last, 0);
+  const where = point.number === null ? `After move ${number}` : `Move ${number}`;
+  return `${where}, ${point.label}${judged}: ${valueWords(point.value)}`;
 }

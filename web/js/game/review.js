@@ -9,6 +9,7 @@ import { Status } from '../protocol.js';
 import { playerName } from './model.js';
 import { EvalGraph } from './graph.js';
 import { addressOf } from '../notation/address.js';
+import { afterWords } from '../notation/numbering.js';
 import {
   errorStatus, exactFrom, graphPoints, lineStep, moveMarks, reviewStatus, selectedPly, shouldPoll, summaryLines,
 } from './review-model.js';
@@ -19,17 +20,17 @@ const POLL_MS = 1000;
 export class Review {
   /**
    * @param {{gameId: string, board: import('../board/Board.js').Board, moves: HTMLElement,
-   *   pick: (count: number) => void, showBoard: () => void, redraw: () => void}} page
-   * `pick(count)` shows the position after `count` plies as the move list does; `showBoard()`
-   * closes the result panel over the board; `redraw()` draws the page again.
+   *   pick: (count: number) => void, redraw: () => void, evalBar?: import('../board/eval-bar.js').EvalBar}} page
+   * `pick(count)` shows the position after `count` plies as the move list does; `redraw()`
+   * draws the page again.
    */
-  constructor({ gameId, board, moves, pick, showBoard, redraw }) {
+  constructor({ gameId, board, moves, pick, redraw, evalBar = null }) {
     this.gameId = gameId;
     this.board = board;
     this.moves = moves;
     this.pick = pick;
-    this.showBoard = showBoard;
     this.redraw = redraw;
+    this.evalBar = evalBar;
     this.model = null;
     this.body = null;
     this.status = null; // what reviewStatus / errorStatus said last
@@ -40,10 +41,7 @@ export class Review {
     this.line = null; // {count, step} while the best line is shown
     this.derived = { marks: new Map(), points: [] };
     this.graph = new EvalGraph($('review-graph'), {
-      onPick: (count) => {
-        this.showBoard();
-        this.pick(count);
-      },
+      onPick: (count) => this.pick(count),
     });
     // "Analyse this position": the analysis board with the game's moves up to the ply shown.
     this.analyse = document.createElement('a');
@@ -78,9 +76,10 @@ export class Review {
     if (game.status === Status.LIVE) this.sawLive = true;
     const reviewable = game.status === Status.FINISHED && game.moves.length > 0;
     $('review').hidden = !reviewable;
-    $('result-review').hidden = !reviewable;
+    $('result-see-review').hidden = !reviewable;
     if (!reviewable) {
       this.board.setMarks([]);
+      this.evalBar?.clear();
       return;
     }
     if (!this.started && !this.sawLive) {
@@ -104,7 +103,10 @@ export class Review {
     this.renderStatus();
     this.renderSummary(game);
     markMoveList(this.moves, this.derived.marks);
+    const strip = document.getElementById('move-strip');
+    if (strip) markMoveList(strip, this.derived.marks);
     this.graph.select(count);
+    this.renderEvalBar(count);
     this.renderPly(count);
   }
 
@@ -145,7 +147,7 @@ export class Review {
     const exact = exactFrom(body);
     $('review-exact').textContent = exact === null ? ''
       : exact === 0 ? 'The engine solved the whole game: every value is exact.'
-        : `From the dashed line (after move ${exact}) the engine solved the game: those values are exact.`;
+        : `From the dashed line (after ${afterWords(body.plies, exact)}) the engine solved the game: those values are exact.`;
     if (before !== this.status.kind) this.announce();
     if (shouldPoll(body) && !document.hidden) this.timer = setTimeout(() => this.load(), POLL_MS);
     this.refresh();
@@ -197,7 +199,7 @@ export class Review {
   }
 
   renderSummary(game) {
-    const box = $('result-summary');
+    const box = $('review-summary');
     const lines = summaryLines(this.body, { black: playerName(game, 'black'), white: playerName(game, 'white') });
     const key = lines.length ? lines.map((line) => line.text).join('|') : `status:${this.status ? this.status.kind : ''}`;
     if (box.dataset.key === key) return;
@@ -219,6 +221,18 @@ export class Review {
       : kind === 'none' ? 'This game has not been reviewed yet.'
         : 'No review of this game.';
     box.append(note);
+  }
+
+  /** The eval bar beside the board: the review's value of the position shown, once done. */
+  renderEvalBar(count) {
+    if (!this.evalBar) return;
+    const point = this.status && this.status.kind === 'done' ? this.derived.points.find((item) => item.ply === count) : null;
+    if (!point) {
+      this.evalBar.clear();
+      return;
+    }
+    const ply = count > 0 ? (this.body.plies || []).find((item) => item.ply === count) : null;
+    this.evalBar.show(point.value, Boolean(ply && ply.exact));
   }
 
   renderPly(count) {
@@ -243,10 +257,10 @@ export class Review {
       $('review-line-back').disabled = step.step === 0;
       $('review-line-next').disabled = step.step === step.length - 1;
       $('review-next').textContent = step.text;
-      // The note over the board says that this is the line, not the game.
+      // The note under the board says that this is the line, not the game.
       const note = $('viewing');
       note.hidden = false;
-      note.textContent = `The best line: ${step.move}, move ${step.step + 1} of ${step.length}. Back to the game returns.`;
+      note.textContent = `The best line: ${step.move}, step ${step.step + 1} of ${step.length}. Back to the game returns.`;
       this.board.setMarks([]);
       this.board.setPosition(step.board, { lastMove: step.move === 'pass' ? null : { square: step.move, flips: [] } });
       return;
@@ -263,7 +277,6 @@ export class Review {
     const count = this.model.viewing === null ? game.moves.length : this.model.viewing;
     if (!lineStep(this.body, count, step)) return;
     this.line = { count, step };
-    this.showBoard();
     this.refresh();
     if (focus) $('review-line-next').disabled ? $('review-line-exit').focus() : $('review-line-next').focus();
   }

@@ -1,7 +1,8 @@
-// The words around the board: the turn line, the notes drawn over the board (a pass, looking
+// The words around the board: the turn line, the notes under the board (a pass, looking
 // back, a draw offer) and the position as text. Each reads the model and nothing else.
 import { Seat, Status } from '../protocol.js';
 import { SIDE_NAME } from '../notation/words.js';
+import { afterWords } from '../notation/numbering.js';
 import { isPlayer, playerName } from './model.js';
 
 const $ = (id) => document.getElementById(id);
@@ -18,7 +19,7 @@ export function renderTurn(model) {
   else turn.textContent = `Waiting for ${playerName(game, side)} (${SIDE_NAME[side]})`;
 }
 
-/** The pass, looking-back and draw-offer notes, drawn over the board so nothing moves. */
+/** The pass, looking-back and draw-offer notes, in their kept places under the board. */
 export function renderOverlays(model) {
   const { game } = model;
   const pass = $('pass-banner');
@@ -27,7 +28,7 @@ export function renderOverlays(model) {
 
   const note = $('viewing');
   note.hidden = model.viewing === null;
-  note.textContent = model.viewing === null ? '' : `Looking back: the position after move ${model.viewing}. Press Live position (or End) to return.`;
+  note.textContent = model.viewing === null ? '' : `Looking back: the position after ${afterWords(game.moves, model.viewing)}. Press Live position (or End) to return.`;
 
   const banner = $('draw-banner');
   const offer = game.draw_offer;
@@ -47,7 +48,7 @@ export function renderDescription(model, shown) {
     if (code in squares) squares[code].push(`${'abcdefgh'[index % 8]}${Math.floor(index / 8) + 1}`);
   }
   const { game } = model;
-  const turn = !shown.live ? `After move ${model.viewing}. ` : game.status === Status.LIVE ? `${SIDE_NAME[game.to_move]} to move. ` : 'The game is over. ';
+  const turn = !shown.live ? `After ${afterWords(game.moves, model.viewing)}. ` : game.status === Status.LIVE ? `${SIDE_NAME[game.to_move]} to move. ` : 'The game is over. ';
   $('description').textContent = `${turn}Black (${squares.X.length}): ${squares.X.join(', ') || 'none'}. `
     + `White (${squares.O.length}): ${squares.O.join(', ') || 'none'}. ${shown.counts.empty} empty squares.`;
 }

@@ -1,28 +1,37 @@
 // The move list of the game page and the analysis board: one item per ply, in two columns
-// (Black, White) numbered by full moves as the game record is. Items are added and removed as
-// plies come and go, never redrawn, so the keyboard focus stays where it was.
+// (Black, White), each move with its Othello number (the n-th disc placed is move n; a pass has
+// none). Items are added and removed as plies come and go, never redrawn, so the keyboard focus
+// stays where it was.
 import { SIDE_NAME } from './words.js';
 
 export class MoveList {
-  /** @param {HTMLOListElement} list @param {(count: number) => void} onPick */
-  constructor(list, onPick) {
+  /**
+   * @param {HTMLOListElement} list @param {(count: number) => void} onPick
+   * @param {{strip?: boolean}} options `strip`: a phone's one-line strip under the board, which
+   *   scrolls sideways and repeats the full list for the eye only (its buttons are not in the
+   *   tab order; the list is there for the keyboard and screen readers).
+   */
+  constructor(list, onPick, { strip = false } = {}) {
     this.list = list;
     this.onPick = onPick;
+    this.strip = strip;
     this.items = []; // {ply, item, button|null}
   }
 
   /** Shows `moves` (the game's plies); `known` tells which positions can be shown; `current`
-   *  is the ply count shown on the board. */
-  render(moves, known, current) {
+   *  is the ply count shown on the board; `placed` the discs placed before the first ply (a
+   *  set-up position's), so that its moves go on from there. */
+  render(moves, known, current, placed = 0) {
     let keep = 0;
     while (keep < this.items.length && keep < moves.length && sameMove(this.items[keep].ply, moves[keep])
-      && Boolean(this.items[keep].button) === known(moves[keep].number)) keep += 1;
+      && Boolean(this.items[keep].button) === known(moves[keep].number) && this.placed === placed) keep += 1;
+    this.placed = placed;
     for (const stale of this.items.splice(keep)) stale.item.remove();
-    let number = this.items.length ? this.items[this.items.length - 1].fullMove : 0;
+    let number = this.items.reduce((last, { number: n }) => n ?? last, placed);
     for (let index = keep; index < moves.length; index += 1) {
       const ply = moves[index];
-      if (ply.color === 'black' || index === 0) number += 1;
-      this.items.push(this.item(ply, number, known(ply.number)));
+      const own = ply.move === 'pass' ? null : (number += 1);
+      this.items.push(this.item(ply, own, known(ply.number)));
     }
     for (const { ply, button } of this.items) {
       if (!button) continue;
@@ -30,20 +39,18 @@ export class MoveList {
       else button.removeAttribute('aria-current');
     }
     const shown = this.items.find(({ ply }) => ply.number === current);
-    if (shown) keepInView(this.list, shown.item);
+    if (this.strip) {
+      const last = shown || this.items[this.items.length - 1];
+      if (last) keepInViewSideways(this.list, last.item);
+      else this.list.scrollLeft = 0;
+    } else if (shown) keepInView(this.list, shown.item);
     else this.list.scrollTop = this.list.scrollHeight;
   }
 
-  item(ply, fullMove, playable) {
+  item(ply, number, playable) {
     const item = document.createElement('li');
     item.className = ply.color;
     item.dataset.ply = String(ply.number);
-    if (ply.color === 'black') {
-      const no = document.createElement('span');
-      no.className = 'move-no';
-      no.textContent = `${fullMove}.`;
-      item.append(no);
-    }
     const text = ply.move === 'pass' ? 'pass' : ply.move;
     let button = null;
     const target = document.createElement(playable ? 'button' : 'span');
@@ -51,6 +58,7 @@ export class MoveList {
       button = target;
       button.type = 'button';
       button.className = 'move';
+      if (this.strip) button.tabIndex = -1;
       button.addEventListener('click', () => this.onPick(ply.number));
     } else {
       target.className = 'move';
@@ -58,11 +66,17 @@ export class MoveList {
     const colour = document.createElement('span');
     colour.className = 'visually-hidden';
     colour.textContent = `${SIDE_NAME[ply.color]} `;
+    if (number !== null) {
+      const no = document.createElement('span');
+      no.className = 'move-no';
+      no.textContent = `${number}.`;
+      target.append(no, ' ');
+    }
     target.append(colour, text);
     if (ply.move === 'pass') target.classList.add('pass');
     item.append(target);
     this.list.append(item);
-    return { ply, item, button, fullMove };
+    return { ply, item, button, number };
   }
 
   /** Focuses the button of ply `count`, if it has one. */
@@ -73,6 +87,12 @@ export class MoveList {
 }
 
 const sameMove = (a, b) => a.number === b.number && a.move === b.move && a.color === b.color;
+
+function keepInViewSideways(list, item) {
+  const left = item.offsetLeft - list.offsetLeft;
+  if (left < list.scrollLeft) list.scrollLeft = left;
+  else if (left + item.offsetWidth > list.scrollLeft + list.clientWidth) list.scrollLeft = left + item.offsetWidth - list.clientWidth;
+}
 
 function keepInView(list, item) {
   const top = item.offsetTop - list.offsetTop;
