@@ -9,6 +9,7 @@ pub mod http;
 pub mod identity;
 pub mod json;
 pub mod live;
+pub mod lobby_feed;
 pub mod metrics;
 pub mod routes;
 pub mod secret;

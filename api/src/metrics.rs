@@ -44,6 +44,8 @@ pub enum SocketKind {
     Game,
     /// `/api/queue/ws`: a player looking for an opponent.
     Queue,
+    /// `/api/lobby/ws`: a visitor watching the lobby.
+    Lobby,
 }
 
 /// What kind of error `outflank_errors_total` counts.
@@ -92,6 +94,7 @@ pub struct Metrics {
 struct Registry {
     game_sockets: AtomicI64,
     queue_sockets: AtomicI64,
+    lobby_sockets: AtomicI64,
     /// Indexed like [`Mode::ALL`].
     live_games: Vec<AtomicI64>,
     moves: AtomicU64,
@@ -111,6 +114,7 @@ impl Default for Registry {
         Registry {
             game_sockets: AtomicI64::new(0),
             queue_sockets: AtomicI64::new(0),
+            lobby_sockets: AtomicI64::new(0),
             live_games: Mode::ALL.iter().map(|_| AtomicI64::new(0)).collect(),
             moves: AtomicU64::new(0),
             move_ack: Histogram::new(LATENCY_BUCKETS),
@@ -204,7 +208,9 @@ impl Metrics {
             "gauge",
             "WebSockets open on this node, by kind.",
         );
-        for (kind, gauge) in [("game", &r.game_sockets), ("queue", &r.queue_sockets)] {
+        for (kind, gauge) in
+            [("game", &r.game_sockets), ("queue", &r.queue_sockets), ("lobby", &r.lobby_sockets)]
+        {
             let value = gauge.load(Ordering::Relaxed);
             let _ = writeln!(out, "outflank_sockets_open{{kind=\"{kind}\"}} {value}");
         }
@@ -284,6 +290,7 @@ impl Metrics {
         match kind {
             SocketKind::Game => &self.inner.game_sockets,
             SocketKind::Queue => &self.inner.queue_sockets,
+            SocketKind::Lobby => &self.inner.lobby_sockets,
         }
     }
 

@@ -6,6 +6,8 @@ use std::num::NonZeroU32;
 
 use actix_web::dev::{Server, ServerHandle};
 use actix_web::{App, HttpServer, middleware, web};
+
+use crate::lobby_feed::LobbyFeed;
 use thiserror::Error;
 
 use crate::cluster::Cluster;
@@ -198,6 +200,14 @@ impl Application {
         let open_sockets = OpenSockets::new(online.clone(), shared_sockets);
         actix_web::rt::spawn(open_sockets.clone().recount_after_reconnections());
         let open_sockets = web::Data::new(open_sockets);
+        let lobby_feed = LobbyFeed::default();
+        lobby_feed.spawn(
+            online.clone(),
+            matchmaking.get_ref().clone(),
+            store.clone(),
+            LobbyFeed::EVERY,
+        );
+        let lobby_feed = web::Data::new(lobby_feed);
         let online = web::Data::new(online);
         let trusted_proxies = web::Data::new(settings.trusted_proxies.clone());
         let rate_limits = web::Data::new(
@@ -237,6 +247,7 @@ impl Application {
                 .app_data(matchmaking.clone())
                 .app_data(online.clone())
                 .app_data(open_sockets.clone())
+                .app_data(lobby_feed.clone())
                 .app_data(metrics.clone())
                 .app_data(rate_limits.clone())
                 .app_data(trusted_proxies.clone())

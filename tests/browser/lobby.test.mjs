@@ -1,5 +1,6 @@
-// The lobby on the home page: counts that agree with each other, the live games to watch (a
-// spectator opens one from there) and the latest results.
+// The lobby on the home page, pushed as it changes: counts that agree with each other, the open
+// seeks (a click meets one), the live games to watch with their boards (a spectator opens one
+// from there) and the latest results.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertNoConsoleErrors, newPage, screenshot, serverAndBrowser, setNickname, startComputerGame } from './helpers.mjs';
@@ -31,7 +32,7 @@ test('a player whose game is in progress counts as online after leaving its page
   await page.context().close();
 });
 
-test('two players paired by Play are listed to watch, a visitor watches, then the result is listed', async () => {
+test('a seek is pushed to the lobby and a click meets it; the game is listed with its board, which follows the moves', async () => {
   // Ivy's computer game from the test before is still in progress (a game without a clock
   // counts until it has been left for 10 minutes): it is in every count below.
   const ann = await newPage(setup.browser);
@@ -49,15 +50,22 @@ test('two players paired by Play are listed to watch, a visitor watches, then th
   assert.equal(await statsRead(visitor, '2 players online · 1 waiting · 1 game in progress'),
     '2 players online · 1 waiting · 1 game in progress');
 
-  await ben.click('#quick-game');
+  // Ann's seek reaches the lobby without a reload, and Ben meets it with one click.
+  await visitor.waitForSelector('#open-seeks li.seek');
+  assert.equal(await visitor.textContent('#open-seeks li .lobby-players'), 'Ann');
+  assert.match(await visitor.textContent('#open-seeks li .lobby-meta'), /^Quick · 30 s a move · waiting \d+ s$/);
+  await ben.waitForSelector('#open-seeks li.seek .seek-play');
+  await ben.click('#open-seeks li.seek .seek-play');
   await Promise.all([ann.waitForURL(GAME_URL), ben.waitForURL(GAME_URL)]);
   for (const page of [ann, ben]) await page.waitForSelector('body[data-you]');
   const gamePath = new URL(ann.url()).pathname;
   const black = (await ann.evaluate(() => document.body.dataset.you)) === 'black' ? ann : ben;
   const [blackName, whiteName] = black === ann ? ['Ann', 'Ben'] : ['Ben', 'Ann'];
 
-  await visitor.reload();
-  await visitor.waitForSelector('#live-games li');
+  // The game comes to the visitor's lobby by itself, with its board, best rated first (the TV).
+  await visitor.waitForSelector('#live-games li.tv .mini-board');
+  assert.equal(await visitor.locator('#open-seeks li.seek').count(), 0);
+  assert.equal(await visitor.locator('#live-games li.tv .mini-board span.black').count(), 2);
   assert.equal(await statsRead(visitor, '3 players online · 0 waiting · 2 games in progress'),
     '3 players online · 0 waiting · 2 games in progress');
   const live = visitor.locator('#live-games li a');
@@ -67,7 +75,12 @@ test('two players paired by Play are listed to watch, a visitor watches, then th
   assert.equal(await live.locator('.lobby-meta').textContent(), 'Quick · 30 s a move · 0 moves played');
   assert.equal(await live.getAttribute('aria-label'), `Watch ${blackName} vs ${whiteName}, Quick · 30 s a move · 0 moves played`);
   assert.equal(await visitor.isVisible('#live-empty'), false);
+  await visitor.locator('#lobby').scrollIntoViewIfNeeded();
   await screenshot(visitor, 'lobby');
+  // Black's first move shows on the visitor's small board, pushed.
+  await black.locator('#board .square.legal').first().click();
+  await visitor.waitForFunction(() => document.querySelectorAll('#live-games li.tv .mini-board span.black').length === 4);
+  await visitor.waitForFunction(() => / 1 move played$/.test(document.querySelector('#live-games li .lobby-meta').textContent));
 
   // The visitor opens it and watches, read-only.
   await live.click();
@@ -84,7 +97,7 @@ test('two players paired by Play are listed to watch, a visitor watches, then th
   assert.equal(await result.count(), 1);
   assert.equal(await result.getAttribute('href'), gamePath.replace('/game/', '/replay/'));
   assert.equal(await result.locator('.lobby-players').textContent(), `${whiteName} beat ${blackName}, who resigned`);
-  assert.match(await result.locator('.lobby-meta').textContent(), /^Quick · 30 s a move · Black 2 · White 2 · just now$/);
+  assert.match(await result.locator('.lobby-meta').textContent(), /^Quick · 30 s a move · Black 4 · White 1 · just now$/);
   assert.equal(await visitor.locator('#live-games li').count(), 0);
   for (const page of [ann, ben, visitor]) {
     assertNoConsoleErrors(page);

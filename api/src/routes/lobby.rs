@@ -1,5 +1,7 @@
-//! `GET /api/lobby`: who is online and waiting, the live games to watch (best rated first) and
-//! the latest results; and the counts `GET /api/stats` shares with it.
+//! `GET /api/lobby`: who is online and waiting, the open seeks, the live games to watch (best
+//! rated first, each with its board) and the latest results; and the counts `GET /api/stats`
+//! shares with it. The same lobby is pushed over `/api/lobby/ws` as it changes
+//! ([`LobbyFeed`](crate::lobby_feed::LobbyFeed)).
 //!
 //! The counts agree with each other by construction: everyone seated in a game in progress and
 //! everyone waiting counts as online (with whoever has a game or queue socket open here), and a
@@ -10,12 +12,15 @@ use std::collections::HashSet;
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
+use outflank_engine::Game;
+use outflank_matchmaker::QueueKind;
 use serde::Serialize;
 use thiserror::Error;
 
 use crate::accounts::rating::{is_provisional, shown};
-use crate::domain::{PlayerId, Timestamp};
+use crate::domain::{GameId, PlayerId, Timestamp};
 use crate::http::error::{ApiError, api_error};
+use crate::json::board_text;
 use crate::service::{Matchmaking, Online};
 use crate::storage::{DbError, GameRow, LobbyGame, SeatRow, SeatStanding, Store};
 
@@ -97,13 +102,28 @@ impl Counts {
     }
 }
 
-/// `GET /api/lobby`.
+/// `GET /api/lobby`, and each push of `/api/lobby/ws`.
 #[derive(Debug, Serialize)]
-struct Lobby {
+pub struct Lobby {
     #[serde(flatten)]
     counts: Counts,
+    seeks: Vec<OpenSeek>,
     live_games: Vec<LiveGame>,
     recent_results: Vec<RecentResult>,
+}
+
+/// Someone waiting in the quick or ranked queue, whom a seek in one of their pools meets.
+#[derive(Debug, Serialize)]
+struct OpenSeek {
+    /// `quick` or `ranked`.
+    queue: &'static str,
+    /// The pools they wait in, the one they prefer first.
+    pools: Vec<String>,
+    name: String,
+    /// Their rating in their first pool, for a ranked seek; `None` for a quick one.
+    rating: Option<i64>,
+    /// When they started waiting.
+    since: i64,
 }
 
 /// One side of a listed game.
@@ -140,11 +160,14 @@ struct LiveGame {
     white: Seat,
     /// Plies played so far, passes included.
     plies: u32,
+    /// The board now (as in a game's snapshot), for a small picture of it; `None` if its moves
+    /// could not be read.
+    board: Option<String>,
     started_at: i64,
 }
 
-impl From<LobbyGame> for LiveGame {
-    fn from(listed: LobbyGame) -> LiveGame {
+impl LiveGame {
+    fn of(listed: LobbyGame, board: Option<String>) -> LiveGame {
         let game = listed.game;
         LiveGame {
             id: game.id.to_string(),
@@ -154,6 +177,7 @@ impl From<LobbyGame> for LiveGame {
             black: Seat::of(&game.black, listed.black),
             white: Seat::of(&game.white, listed.white),
             plies: listed.plies,
+            board,
             started_at: game.created_at.0,
         }
     }
@@ -202,18 +226,77 @@ impl From<GameRow> for RecentResult {
     }
 }
 
+impl Lobby {
+    /// The lobby as of `now`.
+    ///
+    /// # Errors
+    /// [`LobbyError`] when the store cannot be read; an unreachable queue shows no seeks.
+    pub async fn now(
+        online: &Online,
+        matchmaking: &Matchmaking,
+        store: &Store,
+        now: Timestamp,
+    ) -> Result<Lobby, LobbyError> {
+        let counts = Counts::now(online, matchmaking, store, now).await?;
+        let seeks = open_seeks(matchmaking, store).await?;
+        let listed = store.watchable_games(LIVE_GAMES).await?;
+        let ids: Vec<GameId> = listed.iter().map(|listed| listed.game.id.clone()).collect();
+        let mut moves = store.first_moves(&ids, MAX_PLIES).await?;
+        let live_games = listed
+            .into_iter()
+            .map(|listed| {
+                let board = Game::from_moves(
+                    listed.game.start_position,
+                    moves.remove(&listed.game.id).unwrap_or_default(),
+                )
+                .ok()
+                .map(|game| board_text(&game.board()));
+                LiveGame::of(listed, board)
+            })
+            .collect();
+        let recent =
+            store.recent_results(RECENT_RESULTS).await?.into_iter().map(RecentResult::from);
+        Ok(Lobby { counts, seeks, live_games, recent_results: recent.collect() })
+    }
+}
+
+/// More plies than any game has (60 discs and the passes between them).
+const MAX_PLIES: u32 = 128;
+
+/// The seeks waiting now, the longest waiting first, named as the lobby names players.
+async fn open_seeks(matchmaking: &Matchmaking, store: &Store) -> Result<Vec<OpenSeek>, LobbyError> {
+    let mut tickets = matchmaking.open_seeks().await.unwrap_or_else(|error| {
+        tracing::warn!(%error, "the queue cannot be read for the lobby's seeks");
+        Vec::new()
+    });
+    tickets.sort_by_key(|ticket| ticket.joined_at);
+    let players: Vec<PlayerId> =
+        tickets.iter().filter_map(|ticket| ticket.seeker.as_str().parse().ok()).collect();
+    let names = store.shown_names(&players).await?;
+    Ok(tickets
+        .iter()
+        .filter_map(|ticket| {
+            let player: PlayerId = ticket.seeker.as_str().parse().ok()?;
+            let name = names.get(&player)?.clone();
+            let ranked = ticket.queue == QueueKind::Ranked;
+            Some(OpenSeek {
+                queue: ticket.queue.as_str(),
+                pools: ticket.pools.iter().map(|seek| seek.pool.as_str().to_owned()).collect(),
+                name,
+                rating: ranked
+                    .then(|| ticket.pools.first().map(|seek| i64::from(seek.rating)))
+                    .flatten(),
+                since: ticket.joined_at.0,
+            })
+        })
+        .collect())
+}
+
 /// `GET /api/lobby`.
 async fn lobby(
     online: web::Data<Online>,
     matchmaking: web::Data<Matchmaking>,
     store: web::Data<Store>,
 ) -> Result<HttpResponse, LobbyError> {
-    let counts = Counts::now(&online, &matchmaking, &store, Timestamp::now()).await?;
-    let live_games = store.watchable_games(LIVE_GAMES).await?.into_iter().map(LiveGame::from);
-    let recent = store.recent_results(RECENT_RESULTS).await?.into_iter().map(RecentResult::from);
-    Ok(HttpResponse::Ok().json(Lobby {
-        counts,
-        live_games: live_games.collect(),
-        recent_results: recent.collect(),
-    }))
+    Ok(HttpResponse::Ok().json(Lobby::now(&online, &matchmaking, &store, Timestamp::now()).await?))
 }

@@ -9,7 +9,7 @@ mod computer;
 mod game_files;
 mod games;
 mod health;
-mod lobby;
+pub mod lobby;
 mod metrics;
 mod my_games;
 mod pages;

@@ -166,6 +166,18 @@ impl Matchmaking {
         Ok(players)
     }
 
+    /// Every seek waiting, in every queue: the lobby's open seeks.
+    ///
+    /// # Errors
+    /// The queue is unreachable.
+    pub async fn open_seeks(&self) -> Result<Vec<Ticket>, QueueError> {
+        let mut tickets = Vec::new();
+        for kind in QueueKind::ALL {
+            tickets.extend(self.queue.waiting(kind).await?);
+        }
+        Ok(tickets)
+    }
+
     /// How long a seeker waits for a person before getting the computer, in milliseconds.
     pub fn computer_after_ms(&self) -> i64 {
         self.policy.computer_after_ms

@@ -8,6 +8,8 @@
 //! for watching and in the results: friend, computer and same-device games are watched through
 //! their link alone.
 
+use std::collections::HashMap;
+
 use sqlx::any::AnyRow;
 
 use super::games::{game_columns, game_row, last_change, timed};
@@ -117,6 +119,33 @@ impl Store {
         .iter()
         .map(lobby_game)
         .collect()
+    }
+
+    /// The names the lobby shows for `players`: an account's public name, else the nickname;
+    /// a player unknown to the store is left out.
+    ///
+    /// # Errors
+    /// [`super::DbError::Other`] when the database fails or a stored value is corrupt.
+    pub async fn shown_names(&self, players: &[PlayerId]) -> DbResult<HashMap<PlayerId, String>> {
+        let mut names = HashMap::new();
+        if players.is_empty() {
+            return Ok(names);
+        }
+        let ids = (1..=players.len()).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ");
+        let sql = format!(
+            "SELECT p.id, COALESCE(a.name, p.nickname) AS shown FROM players p \
+             LEFT JOIN accounts a ON a.player_id = p.id AND a.deleted_at IS NULL \
+             WHERE p.id IN ({ids})"
+        );
+        let mut query = sqlx::query(&sql);
+        for player in players {
+            query = query.bind(player.as_str());
+        }
+        for row in &query.fetch_all(&self.pool).await? {
+            let id: PlayerId = parse("players.id", &get::<String>(row, "id")?)?;
+            names.insert(id, get(row, "shown")?);
+        }
+        Ok(names)
     }
 
     /// The `limit` quick and ranked games that finished last (not the aborted ones), newest

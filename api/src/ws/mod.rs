@@ -5,6 +5,7 @@
 pub mod caps;
 mod fragments;
 pub mod game;
+pub mod lobby;
 pub mod protocol;
 pub mod queue;
 pub mod socket;
@@ -13,4 +14,5 @@ pub mod socket;
 pub fn configure(config: &mut actix_web::web::ServiceConfig) {
     game::configure(config);
     queue::configure(config);
+    lobby::configure(config);
 }

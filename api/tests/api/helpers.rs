@@ -503,6 +503,11 @@ impl User {
         self.socket("/api/queue/ws").await
     }
 
+    /// Opens the lobby's socket.
+    pub async fn lobby(&self) -> Socket {
+        self.socket("/api/lobby/ws").await
+    }
+
     async fn socket(&self, path: &str) -> Socket {
         let ws_url = format!("{}{path}", self.base.replacen("http", "ws", 1));
         let mut request = ws_url.into_client_request().unwrap();

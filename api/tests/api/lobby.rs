@@ -150,10 +150,90 @@ async fn the_documented_examples_have_the_fields_the_server_sends() {
     cat_game.send(json!({ "type": "resign" })).await;
     cat_game.until("ended").await;
     paired(&ann, &bob).await;
+    // Someone waiting, for the seeks.
+    let eve = app.user("Eve").await;
+    let mut eve_queue = eve.queue().await;
+    eve_queue.send(json!({ "type": "seek", "queue": "quick" })).await;
+    eve_queue.expect("searching").await;
 
     let [stats, lobby] = documented_examples().try_into().expect("two examples");
     let real_stats: Value = app.get("/api/stats").await.json().await.unwrap();
     let real_lobby: Value = app.get("/api/lobby").await.json().await.unwrap();
     assert_eq!(shape(&stats), shape(&real_stats));
     assert_eq!(shape(&lobby), shape(&real_lobby));
+}
+
+/// Reads the lobby socket's pushes until one's lobby passes `wanted`; returns that lobby.
+async fn pushed_until(socket: &mut Socket, wanted: impl Fn(&Value) -> bool) -> Value {
+    loop {
+        let push = socket.until("lobby").await;
+        if wanted(&push["lobby"]) {
+            return push["lobby"].clone();
+        }
+    }
+}
+
+#[actix_web::test]
+async fn the_lobby_socket_pushes_seeks_and_live_boards_as_they_change() {
+    let app = spawn_app().await;
+    let mut lobby = app.stranger().lobby().await;
+    let first = lobby.until("lobby").await;
+    assert_eq!(first["lobby"]["seeks"], json!([]));
+    assert_eq!(counts(&first["lobby"])["waiting"], 0);
+
+    // A seek shows with who waits and where; the counts agree with it.
+    let ann = app.user("Ann").await;
+    let mut ann_queue = ann.queue().await;
+    ann_queue.send(json!({ "type": "seek", "queue": "quick" })).await;
+    ann_queue.expect("searching").await;
+    let seeking =
+        pushed_until(&mut lobby, |lobby| lobby["seeks"].as_array().is_some_and(|s| !s.is_empty()))
+            .await;
+    let seek = &seeking["seeks"][0];
+    assert_eq!(
+        (&seek["queue"], &seek["name"], &seek["rating"]),
+        (&json!("quick"), &json!("Ann"), &Value::Null)
+    );
+    assert_eq!(seek["pools"][0], "30s");
+    assert_eq!(seeking["waiting"], 1);
+
+    // Bob takes it: the seek goes, the game comes with its board, and a move changes the board.
+    let bob = app.user("Bob").await;
+    let mut bob_queue = bob.queue().await;
+    bob_queue.send(json!({ "type": "seek", "queue": "quick" })).await;
+    let game = ann_queue.until("paired").await["game_id"].as_str().unwrap().to_owned();
+    bob_queue.until("paired").await;
+    let playing = pushed_until(&mut lobby, |lobby| {
+        lobby["live_games"].as_array().is_some_and(|g| !g.is_empty())
+    })
+    .await;
+    assert_eq!(playing["seeks"], json!([]));
+    assert_eq!(playing["live_games"][0]["id"], game.as_str());
+    let start = "---------------------------OX------XO---------------------------";
+    assert_eq!(playing["live_games"][0]["board"], start);
+
+    let (mut ann_game, snapshot) = ann.join(&game).await;
+    let (mut bob_game, _) = bob.join(&game).await;
+    let (black, other) = if snapshot["you"] == "black" {
+        (&mut ann_game, &mut bob_game)
+    } else {
+        (&mut bob_game, &mut ann_game)
+    };
+    black.play("d3").await;
+    other.expect("moved").await;
+    let moved = pushed_until(&mut lobby, |lobby| lobby["live_games"][0]["plies"] == 1).await;
+    assert_eq!(
+        moved["live_games"][0]["board"],
+        "-------------------X-------XX------XO---------------------------"
+    );
+}
+
+#[actix_web::test]
+async fn the_lobby_socket_answers_a_ping_and_refuses_anything_else() {
+    let app = spawn_app().await;
+    let mut lobby = app.stranger().lobby().await;
+    lobby.send(json!({ "type": "ping" })).await;
+    lobby.until("pong").await;
+    lobby.send(json!({ "type": "seek", "queue": "quick" })).await;
+    assert_eq!(lobby.until("error").await["code"], "bad_message");
 }

@@ -13,6 +13,7 @@ pub const LAYERS: &[(&str, &[&str])] = &[
         &[
             "http",
             "json",
+            "lobby_feed",
             "routes",
             "ws",
             "configuration",

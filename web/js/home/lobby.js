@@ -1,12 +1,16 @@
-// The lobby under the ways to play: players online and waiting, games in progress, the live
-// games to watch (best rated first) and the latest results, all from one /api/lobby answer
-// every 10 s, so the numbers agree with each other and with the lists.
+// The lobby under the ways to play: players online and waiting, the open seeks (a click meets
+// one), games in progress with their boards as they change (the best rated one larger, the
+// site's "TV"), and the latest results. The server pushes the lobby over /api/lobby/ws as it
+// changes; while the socket is down, /api/lobby is asked every 10 s instead. Each is one
+// answer, so the numbers agree with each other and with the lists.
 import * as api from '../api.js';
 import { formatRating } from '../account.js';
+import { POOLS, socketUrl } from '../protocol.js';
 import { controlName } from '../text.js';
 import { $ } from './dom.js';
 
 const EVERY_MS = 10000;
+const RECONNECT_MS = 5000;
 const LIVE_MODES = Object.freeze({ quick: 'Quick', ranked: 'Ranked' });
 const count = new Intl.NumberFormat('en');
 const plural = (n, one, many) => `${count.format(n)} ${n === 1 ? one : many}`;
@@ -61,11 +65,85 @@ function stakes(game) {
   return game.control ? `${mode} · ${controlName(game.control)}` : mode;
 }
 
-function liveItem(game) {
+/** A small picture of `board` (64 characters, `X` Black, `O` White), for the eye only: the
+ *  link around it says what it shows. */
+function miniBoard(board) {
+  const picture = document.createElement('span');
+  picture.className = 'mini-board';
+  picture.setAttribute('aria-hidden', 'true');
+  for (const code of String(board).slice(0, 64)) {
+    const cell = document.createElement('span');
+    if (code === 'X' || code === 'O') cell.className = code === 'X' ? 'black' : 'white';
+    picture.append(cell);
+  }
+  return picture;
+}
+
+function liveItem(game, index) {
   const title = `${side(game.black, true)} vs ${side(game.white, true)}`;
   const moves = plural(game.plies, 'move', 'moves');
   const meta = `${stakes(game)} · ${moves} played`;
-  return item(game.url, title, meta, `Watch ${title}, ${meta}`);
+  const li = item(game.url, title, meta, `Watch ${title}, ${meta}`);
+  if (typeof game.board === 'string' && game.board.length >= 64) {
+    const link = li.querySelector('a');
+    link.classList.add('with-board');
+    // The best rated game first, larger: what the site is watching.
+    if (index === 0) li.classList.add('tv');
+    link.prepend(miniBoard(game.board));
+  }
+  return li;
+}
+
+/** "waiting 12 s", "waiting 3 min", from when a seek began. */
+function waited(ms) {
+  const seconds = Math.max(0, Math.round((Date.now() - ms) / 1000));
+  return seconds < 60 ? `waiting ${seconds} s` : `waiting ${Math.round(seconds / 60)} min`;
+}
+
+const poolName = (key) => (POOLS.find((pool) => pool.key === key) || { name: key }).name;
+
+/** Meets `seek`: the same queue, in its first pool (what a click on Play there would do). */
+function meet(seek) {
+  const pool = seek.pools[0];
+  if (seek.queue === 'ranked') {
+    for (const box of document.querySelectorAll('#ranked-pools input[type="checkbox"]')) {
+      box.checked = box.value === pool;
+      box.dispatchEvent(new Event('change', { bubbles: true }));
+    }
+    const play = $('ranked-game');
+    if (play.disabled || play.hidden) {
+      $('ranked-card').scrollIntoView({ block: 'center' });
+      return;
+    }
+    play.click();
+    return;
+  }
+  const tile = [...document.querySelectorAll('#quick-pool input')].find((input) => input.value === pool);
+  if (tile) {
+    tile.checked = true;
+    tile.dispatchEvent(new Event('change', { bubbles: true }));
+  }
+  $('quick-game').click();
+}
+
+function seekItem(seek) {
+  const li = document.createElement('li');
+  li.className = 'seek';
+  const who = document.createElement('span');
+  who.className = 'lobby-players';
+  who.textContent = Number.isFinite(seek.rating) ? `${seek.name} (${formatRating(seek.rating, false)})` : String(seek.name);
+  const where = document.createElement('span');
+  where.className = 'lobby-meta';
+  const kind = seek.queue === 'ranked' ? 'Ranked' : 'Quick';
+  where.textContent = `${kind} · ${seek.pools.map(poolName).join(' or ')} · ${waited(seek.since)}`;
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'seek-play';
+  button.textContent = 'Play';
+  button.setAttribute('aria-label', `Play ${seek.name}: ${kind}, ${poolName(seek.pools[0])}`);
+  button.addEventListener('click', () => meet(seek));
+  li.append(who, where, button);
+  return li;
 }
 
 /** "Ann beat Bob", "Ann beat Bob on time", "Ann and Bob agreed a draw". */
@@ -87,7 +165,31 @@ function resultItem(game) {
   return item(game.url, title, meta, `Replay: ${title}, ${meta}`);
 }
 
+/** Draws `lobby` (the body of GET /api/lobby); throws on an answer of another shape. */
+function render(lobby) {
+  if (![lobby.online, lobby.waiting, lobby.games_in_progress].every(isCount)) throw new Error('unexpected lobby');
+  const stats = $('stats');
+  stats.textContent = statsLine(lobby);
+  stats.hidden = false;
+  const seeks = Array.isArray(lobby.seeks) ? lobby.seeks.filter((seek) => Array.isArray(seek.pools) && seek.pools.length) : [];
+  const live = Array.isArray(lobby.live_games) ? lobby.live_games : [];
+  const results = Array.isArray(lobby.recent_results) ? lobby.recent_results : [];
+  $('open-seeks').replaceChildren(...seeks.map(seekItem));
+  $('seeks-empty').hidden = seeks.length > 0;
+  $('live-games').replaceChildren(...live.map(liveItem));
+  $('live-empty').hidden = live.length > 0;
+  $('recent-results').replaceChildren(...results.map(resultItem));
+  $('results-empty').hidden = results.length > 0;
+  $('lobby-error').hidden = true;
+}
+
+function failed() {
+  $('stats').hidden = true;
+  $('lobby-error').hidden = false;
+}
+
 let asked = 0;
+let pushed = false; // whether the lobby socket is open and pushing
 
 /** Asks for the lobby now (after the player's own search started or stopped, say). */
 export async function refreshLobby() {
@@ -97,26 +199,42 @@ export async function refreshLobby() {
   try {
     const lobby = await api.lobby();
     if (mine !== asked) return; // a newer answer is on its way
-    if (![lobby.online, lobby.waiting, lobby.games_in_progress].every(isCount)) throw new Error('unexpected lobby');
-    const stats = $('stats');
-    stats.textContent = statsLine(lobby);
-    stats.hidden = false;
-    const live = Array.isArray(lobby.live_games) ? lobby.live_games : [];
-    const results = Array.isArray(lobby.recent_results) ? lobby.recent_results : [];
-    $('live-games').replaceChildren(...live.map(liveItem));
-    $('live-empty').hidden = live.length > 0;
-    $('recent-results').replaceChildren(...results.map(resultItem));
-    $('results-empty').hidden = results.length > 0;
-    $('lobby-error').hidden = true;
+    render(lobby);
   } catch {
     if (mine !== asked) return;
-    $('stats').hidden = true;
-    $('lobby-error').hidden = false;
+    failed();
   }
+}
+
+/** Opens the lobby's socket; when it closes, the lobby is asked for until it opens again. */
+function listen() {
+  let socket;
+  try {
+    socket = new WebSocket(socketUrl('/api/lobby/ws'));
+  } catch {
+    setTimeout(listen, RECONNECT_MS);
+    return;
+  }
+  socket.addEventListener('open', () => { pushed = true; });
+  socket.addEventListener('message', (event) => {
+    try {
+      const msg = JSON.parse(event.data);
+      if (msg.type !== 'lobby') return;
+      asked += 1; // an answer still on its way is older than this
+      render(msg.lobby);
+    } catch {
+      failed();
+    }
+  });
+  socket.addEventListener('close', () => {
+    pushed = false;
+    setTimeout(listen, RECONNECT_MS);
+  });
 }
 
 export function initLobby() {
   refreshLobby();
-  setInterval(refreshLobby, EVERY_MS);
-  document.addEventListener('visibilitychange', () => { if (!document.hidden) refreshLobby(); });
+  listen();
+  setInterval(() => { if (!pushed) refreshLobby(); }, EVERY_MS);
+  document.addEventListener('visibilitychange', () => { if (!document.hidden && !pushed) refreshLobby(); });
 }

@@ -41,7 +41,7 @@ pub mod codes {
     pub const TOO_LARGE: &str = "too_large";
     /// A frame that is not a JSON text frame.
     pub const BAD_JSON: &str = "bad_json";
-    /// A JSON message of an unknown shape (queue socket).
+    /// A JSON message of an unknown shape (queue and lobby sockets).
     pub const BAD_MESSAGE: &str = "bad_message";
     /// The player already holds the most sockets allowed (an HTTP `429` before the upgrade).
     pub const TOO_MANY_SOCKETS: &str = "too_many_sockets";
