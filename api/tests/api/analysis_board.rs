@@ -56,7 +56,7 @@ async fn an_empty_request_is_the_standard_start() {
         json!({
             "start": START,
             "moves": [],
-            "positions": [{ "ply": 0, "board": board_of(START), "last_move": null }],
+            "positions": [{ "ply": 0, "board": board_of(START), "last_move": null, "opening_name": null }],
             "side_to_move": "black",
             "legal_moves": [
                 { "square": "d3", "flips": ["d4"] },
