@@ -122,6 +122,15 @@ impl Application {
         clock: Clock,
     ) -> Result<Application, StartupError> {
         let store = Store::connect(settings.database_url.expose()).await?;
+        // Puzzles made under older, looser rules are never served: they go, in the background.
+        let swept = store.clone();
+        actix_web::rt::spawn(async move {
+            match crate::service::puzzles::sweep(&swept).await {
+                Ok(0) => {}
+                Ok(removed) => tracing::info!(removed, "puzzles not worth solving were removed"),
+                Err(error) => tracing::warn!(%error, "the puzzles could not be swept"),
+            }
+        });
         let secret = match &settings.session_secret {
             Some(secret) => secret.expose().to_owned(),
             None => store.setting_or_insert(SESSION_SECRET_KEY, &random_secret()).await?,

@@ -54,6 +54,46 @@ impl Store {
         u32::try_from(added).map_err(|_| DbError::Other("too many puzzles added".into()))
     }
 
+    /// Up to `limit` puzzles of every player, in id order after `after` (from the first when
+    /// `None`): a sweep over all of them, a page at a time.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] if a stored value is corrupt.
+    pub async fn puzzles_after(
+        &self,
+        after: Option<&PuzzleId>,
+        limit: u32,
+    ) -> DbResult<Vec<PuzzleRow>> {
+        let after = after.map(ToString::to_string).unwrap_or_default();
+        sqlx::query(&format!("SELECT {COLUMNS} FROM puzzles WHERE id > $1 ORDER BY id LIMIT $2"))
+            .bind(after)
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(puzzle_row)
+            .collect()
+    }
+
+    /// Removes the puzzles `ids`; answers how many there were.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] when the database fails.
+    pub async fn remove_puzzles(&self, ids: &[PuzzleId]) -> DbResult<u64> {
+        let mut db = self.write_connection().await?;
+        let mut transaction = db.begin().await?;
+        let mut removed = 0;
+        for id in ids {
+            removed += sqlx::query("DELETE FROM puzzles WHERE id = $1")
+                .bind(id.to_string())
+                .execute(&mut *transaction)
+                .await?
+                .rows_affected();
+        }
+        transaction.commit().await?;
+        Ok(removed)
+    }
+
     /// The puzzle `id`, if there is one.
     ///
     /// # Errors

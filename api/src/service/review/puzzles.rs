@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::domain::{GameId, PlayerId, PuzzleId, Timestamp};
-use crate::storage::PuzzleRow;
+use crate::storage::{DbError, PuzzleRow, Store};
 
 /// Discs a move must lose for its position to become a puzzle: a mistake or worse.
 pub const MIN_LOSS: i32 = MISTAKE;
@@ -118,6 +118,39 @@ pub fn puzzle(
         solved_at: None,
         created_at,
     })
+}
+
+/// Whether a stored puzzle is still worth solving by today's rules (those of [`puzzle`]):
+/// puzzles made under looser rules (a decided position, two legal moves, a best move barely
+/// better) are swept away at start-up ([`sweep`]). A puzzle whose values cannot be read is not.
+pub fn worth_solving(row: &PuzzleRow) -> bool {
+    let Ok(values) = serde_json::from_str::<Vec<ValuedMove>>(&row.move_values) else {
+        return false;
+    };
+    let (Some(best), Some(second)) = (values.first(), values.get(1)) else { return false };
+    values.len() >= MIN_MOVES
+        && best.value.abs() <= UNDECIDED
+        && best.value - second.value >= MIN_MARGIN
+        && row.solution != row.played
+}
+
+/// Removes every stored puzzle not [`worth_solving`], a page at a time; answers how many.
+///
+/// # Errors
+/// [`DbError`] when the store fails; what was removed before stays removed.
+pub async fn sweep(store: &Store) -> Result<u64, DbError> {
+    let mut after = None;
+    let mut removed = 0;
+    loop {
+        let page = store.puzzles_after(after.as_ref(), 500).await?;
+        let Some(last) = page.last() else { return Ok(removed) };
+        after = Some(last.id.clone());
+        let unworthy: Vec<PuzzleId> =
+            page.iter().filter(|row| !worth_solving(row)).map(|row| row.id.clone()).collect();
+        if !unworthy.is_empty() {
+            removed += store.remove_puzzles(&unworthy).await?;
+        }
+    }
 }
 
 /// Why an answer to a puzzle was not judged.
@@ -242,6 +275,67 @@ mod tests {
         let candidate = Candidate { ply: 1, player: player('a') };
         let review = review(1, Color::Black, Move::Place(played), 8);
         puzzle((&game, &candidate, &review), Board::start(), values, Timestamp(5))
+    }
+
+    /// A puzzle stored under older rules, with `moves` valued so.
+    fn stored(moves: &[(&str, i32)], played: Square) -> PuzzleRow {
+        let values = values(&[(Square::D3, 4), (Square::C4, 0), (Square::F5, -4)]);
+        let mut row = made(&values, played).unwrap();
+        let valued: Vec<ValuedMove> = moves
+            .iter()
+            .map(|&(mv, value)| ValuedMove { mv: mv.into(), value, exact: true })
+            .collect();
+        row.move_values = serde_json::to_string(&valued).unwrap();
+        row
+    }
+
+    #[test]
+    fn a_stored_puzzle_is_worth_solving_only_by_todays_rules() {
+        assert!(worth_solving(&stored(&[("d3", 4), ("c4", 0), ("f5", -4)], Square::F5)));
+        // Two legal moves; a decided position (the walkthrough's −56 against −64); a best move
+        // barely better than the next.
+        assert!(!worth_solving(&stored(&[("d3", 4), ("c4", -4)], Square::C4)));
+        assert!(!worth_solving(&stored(&[("d3", -56), ("c4", -64), ("f5", -64)], Square::C4)));
+        assert!(!worth_solving(&stored(&[("d3", 4), ("c4", 2), ("f5", -4)], Square::F5)));
+        let mut unreadable = stored(&[("d3", 4), ("c4", 0), ("f5", -4)], Square::F5);
+        unreadable.move_values = "not json".into();
+        assert!(!worth_solving(&unreadable));
+    }
+
+    #[actix_web::test]
+    async fn the_sweep_removes_the_puzzles_not_worth_solving_and_keeps_the_others() {
+        use crate::domain::Mode;
+        use crate::storage::{NewGame, SeatRow};
+        let store = Store::connect("sqlite::memory:").await.unwrap();
+        let game: GameId = "k7Hq2mXp9R".parse().unwrap();
+        let seat = |name: &str| SeatRow { id: None, name: name.into() };
+        store
+            .create_game(&NewGame {
+                id: game.clone(),
+                mode: Mode::SameDevice,
+                level: None,
+                black: seat("Black"),
+                white: seat("White"),
+                start_position: Board::start(),
+                move_time_ms: None,
+                room_code: None,
+                rated: false,
+                created_at: Timestamp(1),
+                turn_started_at: None,
+                origin: None,
+                stand_in: false,
+                time_control: None,
+                opening: None,
+            })
+            .await
+            .unwrap();
+        let good = stored(&[("d3", 4), ("c4", 0), ("f5", -4)], Square::F5);
+        let mut bad = stored(&[("d3", -56), ("c4", -64), ("f5", -64)], Square::C4);
+        bad.id.ply = 2;
+        store.add_puzzles(&[good.clone(), bad]).await.unwrap();
+        assert_eq!(sweep(&store).await.unwrap(), 1);
+        assert_eq!(store.player_puzzles(&good.player_id, 10).await.unwrap(), vec![good]);
+        assert_eq!(sweep(&store).await.unwrap(), 0);
     }
 
     #[test]
