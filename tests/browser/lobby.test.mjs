@@ -68,6 +68,9 @@ test('a seek is pushed to the lobby and a click meets it; the game is listed wit
   assert.equal(await visitor.locator('#live-games li.tv .mini-board span.black').count(), 2);
   assert.equal(await statsRead(visitor, '3 players online · 0 waiting · 2 games in progress'),
     '3 players online · 0 waiting · 2 games in progress');
+  // Who they are: the three counted online, each playing.
+  assert.deepEqual(await visitor.$$eval('#online-players li', (items) => items.map((item) => item.textContent)),
+    ['Ann playing', 'Ben playing', 'Ivy playing']);
   const live = visitor.locator('#live-games li a');
   assert.equal(await live.count(), 1);
   assert.equal(await live.getAttribute('href'), gamePath);

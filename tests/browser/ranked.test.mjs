@@ -81,6 +81,33 @@ describe('with sign-in configured', () => {
     await page.context().close();
   });
 
+  test('on a phone, with the header\'s sign-in line, the result\'s buttons are in view at the end', async () => {
+    const page = await newPage(browser, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    await page.goto(`${server.base}/rules`);
+    // The account corner's line is there from the first paint, before the script fills it.
+    assert.equal(await page.getAttribute('#site-account', 'data-sign-in'), 'on');
+    const call = (path, body) => page.evaluate(async ({ path, body }) => (await fetch(path, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    })).json(), { path, body });
+    await call('/api/session', { nickname: 'Pia' });
+    const created = await call('/api/games', { mode: 'computer', level: 1, color: 'black', control: '3+2' });
+    await page.goto(`${server.base}${created.url}`);
+    await waitForTurnOrEnd(page);
+    await page.locator('#board .square.legal').first().click();
+    await page.waitForFunction(() => document.querySelectorAll('#moves li').length >= 2);
+    await page.click('#resign');
+    await page.click('#resign-confirm');
+    await page.waitForSelector('#result:not([hidden])');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    for (const id of ['#rematch', '#result a.button', '#result-see-review']) {
+      const box = await page.locator(id).boundingBox();
+      assert.ok(box && box.y >= 0 && box.y + box.height <= 844, `${id} ${JSON.stringify(box)}`);
+    }
+    await screenshot(page, 'result-phone-with-sign-in');
+    assertNoConsoleErrors(page);
+    await page.context().close();
+  });
+
   test('two signed-in players meet in the ranked queue and see the rating change everywhere', async () => {
     const alice = await newPage(browser);
     const bob = await newPage(browser);

@@ -75,6 +75,51 @@ pub struct Counts {
     pub games_in_progress: u64,
 }
 
+/// Who is online as of one moment: everyone seated in a game in progress, everyone waiting,
+/// and whoever has a socket open on this node.
+struct Presence {
+    playing: HashSet<PlayerId>,
+    waiting: Vec<PlayerId>,
+    here: HashSet<PlayerId>,
+    games_in_progress: u64,
+}
+
+impl Presence {
+    async fn now(
+        online: &Online,
+        matchmaking: &Matchmaking,
+        store: &Store,
+        now: Timestamp,
+    ) -> Result<Presence, LobbyError> {
+        let active_since = Timestamp(now.0 - ACTIVE_WITHOUT_CLOCK_MS);
+        let waiting = matchmaking.waiting_players().await.unwrap_or_else(|error| {
+            tracing::warn!(%error, "the queue cannot be read for the lobby");
+            Vec::new()
+        });
+        let playing = store.players_in_games_in_progress(active_since).await?.into_iter().collect();
+        let games_in_progress = store.count_games_in_progress(active_since).await?;
+        Ok(Presence {
+            playing,
+            waiting,
+            here: online.players().into_iter().collect(),
+            games_in_progress,
+        })
+    }
+
+    /// Everyone online, each once.
+    fn people(&self) -> HashSet<&PlayerId> {
+        self.playing.iter().chain(&self.waiting).chain(&self.here).collect()
+    }
+
+    fn counts(&self) -> Counts {
+        Counts {
+            online: self.people().len(),
+            waiting: self.waiting.len(),
+            games_in_progress: self.games_in_progress,
+        }
+    }
+}
+
 impl Counts {
     /// The counts as of `now`.
     ///
@@ -87,18 +132,7 @@ impl Counts {
         store: &Store,
         now: Timestamp,
     ) -> Result<Counts, LobbyError> {
-        let active_since = Timestamp(now.0 - ACTIVE_WITHOUT_CLOCK_MS);
-        let waiting = matchmaking.waiting_players().await.unwrap_or_else(|error| {
-            tracing::warn!(%error, "the queue cannot be read for the lobby");
-            Vec::new()
-        });
-        let playing = store.players_in_games_in_progress(active_since).await?;
-        let games_in_progress = store.count_games_in_progress(active_since).await?;
-        let mut people: HashSet<PlayerId> = online.players().into_iter().collect();
-        people.extend(playing);
-        let waiting_count = waiting.len();
-        people.extend(waiting);
-        Ok(Counts { online: people.len(), waiting: waiting_count, games_in_progress })
+        Ok(Presence::now(online, matchmaking, store, now).await?.counts())
     }
 }
 
@@ -107,9 +141,51 @@ impl Counts {
 pub struct Lobby {
     #[serde(flatten)]
     counts: Counts,
+    online_players: Vec<OnlinePlayer>,
     seeks: Vec<OpenSeek>,
     live_games: Vec<LiveGame>,
     recent_results: Vec<RecentResult>,
+}
+
+/// How many of the people online the lobby names.
+const ONLINE_NAMED: usize = 30;
+
+/// Someone online, as the lobby names them.
+#[derive(Debug, Serialize)]
+struct OnlinePlayer {
+    name: String,
+    /// Whether the name is an account's public name (with a profile), not a guest's nickname.
+    account: bool,
+    /// `playing` (seated in a game in progress), `waiting` (in a queue) or `here` (on the site).
+    status: &'static str,
+}
+
+/// The people online, named: those playing first, then those waiting, then the others, each
+/// group by name; at most [`ONLINE_NAMED`].
+async fn online_players(
+    presence: &Presence,
+    store: &Store,
+) -> Result<Vec<OnlinePlayer>, LobbyError> {
+    let people: Vec<PlayerId> = presence.people().into_iter().cloned().collect();
+    let names = store.shown_names(&people).await?;
+    let mut listed: Vec<OnlinePlayer> = people
+        .iter()
+        .filter_map(|player| {
+            let shown = names.get(player)?;
+            let status = if presence.playing.contains(player) {
+                "playing"
+            } else if presence.waiting.contains(player) {
+                "waiting"
+            } else {
+                "here"
+            };
+            Some(OnlinePlayer { name: shown.name.clone(), account: shown.account, status })
+        })
+        .collect();
+    let rank = |status: &str| ["playing", "waiting", "here"].iter().position(|&s| s == status);
+    listed.sort_by(|a, b| rank(a.status).cmp(&rank(b.status)).then_with(|| a.name.cmp(&b.name)));
+    listed.truncate(ONLINE_NAMED);
+    Ok(listed)
 }
 
 /// Someone waiting in the quick or ranked queue, whom a seek in one of their pools meets.
@@ -237,7 +313,9 @@ impl Lobby {
         store: &Store,
         now: Timestamp,
     ) -> Result<Lobby, LobbyError> {
-        let counts = Counts::now(online, matchmaking, store, now).await?;
+        let presence = Presence::now(online, matchmaking, store, now).await?;
+        let counts = presence.counts();
+        let online_players = online_players(&presence, store).await?;
         let seeks = open_seeks(matchmaking, store).await?;
         let listed = store.watchable_games(LIVE_GAMES).await?;
         let ids: Vec<GameId> = listed.iter().map(|listed| listed.game.id.clone()).collect();
@@ -256,7 +334,7 @@ impl Lobby {
             .collect();
         let recent =
             store.recent_results(RECENT_RESULTS).await?.into_iter().map(RecentResult::from);
-        Ok(Lobby { counts, seeks, live_games, recent_results: recent.collect() })
+        Ok(Lobby { counts, online_players, seeks, live_games, recent_results: recent.collect() })
     }
 }
 
@@ -277,7 +355,7 @@ async fn open_seeks(matchmaking: &Matchmaking, store: &Store) -> Result<Vec<Open
         .iter()
         .filter_map(|ticket| {
             let player: PlayerId = ticket.seeker.as_str().parse().ok()?;
-            let name = names.get(&player)?.clone();
+            let name = names.get(&player)?.name.clone();
             let ranked = ticket.queue == QueueKind::Ranked;
             Some(OpenSeek {
                 queue: ticket.queue.as_str(),

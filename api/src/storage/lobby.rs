@@ -29,6 +29,14 @@ pub struct SeatStanding {
     pub rated_games: u32,
 }
 
+/// How the lobby names a player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShownName {
+    pub name: String,
+    /// Whether `name` is an account's public name (it has a profile).
+    pub account: bool,
+}
+
 /// A live game as the lobby lists it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LobbyGame {
@@ -126,14 +134,18 @@ impl Store {
     ///
     /// # Errors
     /// [`super::DbError::Other`] when the database fails or a stored value is corrupt.
-    pub async fn shown_names(&self, players: &[PlayerId]) -> DbResult<HashMap<PlayerId, String>> {
+    pub async fn shown_names(
+        &self,
+        players: &[PlayerId],
+    ) -> DbResult<HashMap<PlayerId, ShownName>> {
         let mut names = HashMap::new();
         if players.is_empty() {
             return Ok(names);
         }
         let ids = (1..=players.len()).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ");
         let sql = format!(
-            "SELECT p.id, COALESCE(a.name, p.nickname) AS shown FROM players p \
+            "SELECT p.id, COALESCE(a.name, p.nickname) AS shown, \
+             CASE WHEN a.name IS NULL THEN 0 ELSE 1 END AS named FROM players p \
              LEFT JOIN accounts a ON a.player_id = p.id AND a.deleted_at IS NULL \
              WHERE p.id IN ({ids})"
         );
@@ -143,7 +155,8 @@ impl Store {
         }
         for row in &query.fetch_all(&self.pool).await? {
             let id: PlayerId = parse("players.id", &get::<String>(row, "id")?)?;
-            names.insert(id, get(row, "shown")?);
+            let account = get::<i32>(row, "named")? == 1;
+            names.insert(id, ShownName { name: get(row, "shown")?, account });
         }
         Ok(names)
     }

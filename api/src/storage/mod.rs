@@ -45,7 +45,7 @@ mod write_latency;
 pub use accounts::{AccountRow, DELETED_PLAYER, NameError};
 pub use error::{DbError, DbResult};
 pub use in_progress::InProgress;
-pub use lobby::{LobbyGame, SeatStanding};
+pub use lobby::{LobbyGame, SeatStanding, ShownName};
 pub use models::{
     AnalysisRequester, AnalysisRow, AnalysisStatus, FinishedGame, GameRecord, GameRow, GameSource,
     MoveRow, NewGame, NewRoom, OpenAnalyses, PuzzleRow, QueuedAnalysis, RoomGame, RoomMember,

@@ -196,6 +196,10 @@ async fn the_lobby_socket_pushes_seeks_and_live_boards_as_they_change() {
     );
     assert_eq!(seek["pools"][0], "30s");
     assert_eq!(seeking["waiting"], 1);
+    assert_eq!(
+        seeking["online_players"],
+        json!([{ "name": "Ann", "account": false, "status": "waiting" }])
+    );
 
     // Bob takes it: the seek goes, the game comes with its board, and a move changes the board.
     let bob = app.user("Bob").await;

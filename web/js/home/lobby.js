@@ -4,7 +4,7 @@
 // changes; while the socket is down, /api/lobby is asked every 10 s instead. Each is one
 // answer, so the numbers agree with each other and with the lists.
 import * as api from '../api.js';
-import { formatRating } from '../account.js';
+import { formatRating, profileUrl } from '../account.js';
 import { POOLS, socketUrl } from '../protocol.js';
 import { controlName } from '../text.js';
 import { $ } from './dom.js';
@@ -126,6 +126,26 @@ function meet(seek) {
   $('quick-game').click();
 }
 
+const STATUS_WORDS = Object.freeze({ playing: 'playing', waiting: 'waiting', here: '' });
+
+/** Someone online: their name (an account's linking to its profile) and what they are doing. */
+function onlineItem(player) {
+  const li = document.createElement('li');
+  li.dataset.status = player.status;
+  const name = document.createElement(player.account ? 'a' : 'span');
+  name.textContent = String(player.name);
+  if (player.account) name.href = profileUrl(player.name);
+  li.append(name);
+  const doing = STATUS_WORDS[player.status];
+  if (doing) {
+    const status = document.createElement('span');
+    status.className = 'online-status';
+    status.textContent = ` ${doing}`;
+    li.append(status);
+  }
+  return li;
+}
+
 function seekItem(seek) {
   const li = document.createElement('li');
   li.className = 'seek';
@@ -174,6 +194,8 @@ function render(lobby) {
   const seeks = Array.isArray(lobby.seeks) ? lobby.seeks.filter((seek) => Array.isArray(seek.pools) && seek.pools.length) : [];
   const live = Array.isArray(lobby.live_games) ? lobby.live_games : [];
   const results = Array.isArray(lobby.recent_results) ? lobby.recent_results : [];
+  const people = Array.isArray(lobby.online_players) ? lobby.online_players : [];
+  $('online-players').replaceChildren(...people.map(onlineItem));
   $('open-seeks').replaceChildren(...seeks.map(seekItem));
   $('seeks-empty').hidden = seeks.length > 0;
   $('live-games').replaceChildren(...live.map(liveItem));
