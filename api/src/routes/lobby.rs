@@ -150,42 +150,53 @@ pub struct Lobby {
 /// How many of the people online the lobby names.
 const ONLINE_NAMED: usize = 30;
 
-/// Someone online, as the lobby names them.
+/// Someone online whose presence is public already, as the lobby names them.
 #[derive(Debug, Serialize)]
 struct OnlinePlayer {
     name: String,
     /// Whether the name is an account's public name (with a profile), not a guest's nickname.
     account: bool,
-    /// `playing` (seated in a game in progress), `waiting` (in a queue) or `here` (on the site).
+    /// `playing` (seated in a quick or ranked game in progress) or `waiting` (in a queue).
     status: &'static str,
 }
 
-/// The people online, named: those playing first, then those waiting, then the others, each
-/// group by name; at most [`ONLINE_NAMED`].
+/// The people the lobby may name: those seated in a public game (quick or ranked) in progress,
+/// then those waiting, each group by name (then accounts after guests, then by id, so that
+/// the list reads the same from one build to the next); at most [`ONLINE_NAMED`]. Players of
+/// games watched by link alone, and visitors merely on the site, are counted, never named.
 async fn online_players(
     presence: &Presence,
     store: &Store,
+    now: Timestamp,
 ) -> Result<Vec<OnlinePlayer>, LobbyError> {
-    let people: Vec<PlayerId> = presence.people().into_iter().cloned().collect();
-    let names = store.shown_names(&people).await?;
-    let mut listed: Vec<OnlinePlayer> = people
-        .iter()
-        .filter_map(|player| {
-            let shown = names.get(player)?;
-            let status = if presence.playing.contains(player) {
-                "playing"
-            } else if presence.waiting.contains(player) {
-                "waiting"
-            } else {
-                "here"
-            };
-            Some(OnlinePlayer { name: shown.name.clone(), account: shown.account, status })
+    let active_since = Timestamp(now.0 - ACTIVE_WITHOUT_CLOCK_MS);
+    let public: Vec<PlayerId> = store.players_in_public_games(active_since).await?;
+    let mut people: Vec<(&'static str, PlayerId)> =
+        public.into_iter().map(|player| ("playing", player)).collect();
+    for player in &presence.waiting {
+        if !people.iter().any(|(_, listed)| listed == player) {
+            people.push(("waiting", player.clone()));
+        }
+    }
+    let ids: Vec<PlayerId> = people.iter().map(|(_, player)| player.clone()).collect();
+    let names = store.shown_names(&ids).await?;
+    let mut listed: Vec<(OnlinePlayer, String)> = people
+        .into_iter()
+        .filter_map(|(status, player)| {
+            let shown = names.get(&player)?;
+            let online = OnlinePlayer { name: shown.name.clone(), account: shown.account, status };
+            Some((online, player.as_str().to_owned()))
         })
         .collect();
-    let rank = |status: &str| ["playing", "waiting", "here"].iter().position(|&s| s == status);
-    listed.sort_by(|a, b| rank(a.status).cmp(&rank(b.status)).then_with(|| a.name.cmp(&b.name)));
-    listed.truncate(ONLINE_NAMED);
-    Ok(listed)
+    let rank = |status: &str| usize::from(status != "playing");
+    listed.sort_by(|(a, a_id), (b, b_id)| {
+        rank(a.status)
+            .cmp(&rank(b.status))
+            .then_with(|| a.name.cmp(&b.name))
+            .then(a.account.cmp(&b.account))
+            .then_with(|| a_id.cmp(b_id))
+    });
+    Ok(listed.into_iter().take(ONLINE_NAMED).map(|(online, _)| online).collect())
 }
 
 /// Someone waiting in the quick or ranked queue, whom a seek in one of their pools meets.
@@ -315,7 +326,7 @@ impl Lobby {
     ) -> Result<Lobby, LobbyError> {
         let presence = Presence::now(online, matchmaking, store, now).await?;
         let counts = presence.counts();
-        let online_players = online_players(&presence, store).await?;
+        let online_players = online_players(&presence, store, now).await?;
         let seeks = open_seeks(matchmaking, store).await?;
         let listed = store.watchable_games(LIVE_GAMES).await?;
         let ids: Vec<GameId> = listed.iter().map(|listed| listed.game.id.clone()).collect();

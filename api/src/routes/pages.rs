@@ -138,9 +138,14 @@ fn file_response(request: &HttpRequest, path: &str) -> HttpResponse {
         body = with_sign_in(&body);
     }
     let tag = entity_tag(&body);
+    // The weak comparison If-None-Match calls for: a tag weakened on the way (`W/"…"`) matches.
     let cached =
         request.headers().get(IF_NONE_MATCH).and_then(|value| value.to_str().ok()).is_some_and(
-            |tags| tags.split(',').any(|seen| seen.trim() == tag || seen.trim() == "*"),
+            |tags| {
+                tags.split(',')
+                    .map(|seen| seen.trim().trim_start_matches("W/"))
+                    .any(|seen| seen == tag || seen == "*")
+            },
         );
     let mut response = if cached { HttpResponse::NotModified() } else { HttpResponse::Ok() };
     response.insert_header((CACHE_CONTROL, "no-cache")).insert_header((ETAG, tag.clone()));

@@ -76,7 +76,23 @@ impl Store {
         &self,
         active_since: Timestamp,
     ) -> DbResult<Vec<PlayerId>> {
-        let condition = in_progress();
+        self.seated(active_since, &in_progress()).await
+    }
+
+    /// Every person seated in a public game in progress (quick or ranked, the games the lobby
+    /// lists), each once: those the lobby may name as playing.
+    ///
+    /// # Errors
+    /// [`super::DbError::Other`] when the database fails or a stored id is corrupt.
+    pub async fn players_in_public_games(
+        &self,
+        active_since: Timestamp,
+    ) -> DbResult<Vec<PlayerId>> {
+        self.seated(active_since, &format!("{} AND g.mode IN {LISTED_MODES}", in_progress())).await
+    }
+
+    /// The people seated in the games `condition` picks (it reads `active_since` as `$1`).
+    async fn seated(&self, active_since: Timestamp, condition: &str) -> DbResult<Vec<PlayerId>> {
         let rows = sqlx::query(&format!(
             "SELECT g.black_id AS player_id FROM games g \
                  WHERE {condition} AND g.black_id IS NOT NULL \

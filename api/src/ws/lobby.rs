@@ -29,8 +29,9 @@ async fn connect(
     metrics: web::Data<Metrics>,
 ) -> Result<HttpResponse, actix_web::Error> {
     let session = socket::session(&request, matchmaking.now());
-    let visitor =
-        socket::visitor(&request, session.as_ref().map(|(session, _)| session.player.clone()));
+    // Watching the lobby is not being online as a player: the socket counts against its
+    // address's cap only, never a player's (whose sockets are their games and searches).
+    let visitor = socket::visitor(&request, None);
     let admitted = match socket::admit(&request, &visitor, &sockets, &metrics).await {
         Ok(admitted) => admitted,
         Err(response) => return Ok(*response),

@@ -139,6 +139,24 @@ async fn an_unchanged_file_is_not_sent_again() {
     assert_eq!(again.status(), 304);
     assert_eq!(again.headers()["etag"], tag.as_str());
     assert!(again.bytes().await.unwrap().is_empty());
+    // A tag a proxy weakened still matches.
+    let weakened = app
+        .client
+        .get(format!("{}/js/game.js", app.url))
+        .header("if-none-match", format!("W/{tag}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(weakened.status(), 304);
+    // A tag a proxy weakened still matches.
+    let weakened = app
+        .client
+        .get(format!("{}/js/game.js", app.url))
+        .header("if-none-match", format!("W/{tag}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(weakened.status(), 304);
     // Another file's tag does not match.
     let other = app.get("/css/style.css").await.headers()["etag"].to_str().unwrap().to_owned();
     assert_ne!(other, tag);

@@ -185,9 +185,24 @@ function resultItem(game) {
   return item(game.url, title, meta, `Replay: ${title}, ${meta}`);
 }
 
+/** Fills list `id` with `make` of each of `items`, unless it shows them already: a push that
+ *  changed another list leaves this one (and the focus in it) as it is. The times shown
+ *  ("waiting 12 s") are part of what is compared, so they move on when drawn again. */
+function fill(id, items, make) {
+  const list = $(id);
+  const drawn = items.map(make);
+  const key = drawn.map((item) => item.textContent + (item.querySelector('a')?.getAttribute('href') || '')).join('\n');
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  list.replaceChildren(...drawn);
+}
+
+let last = null; // the lobby last drawn, drawn again as time passes
+
 /** Draws `lobby` (the body of GET /api/lobby); throws on an answer of another shape. */
 function render(lobby) {
   if (![lobby.online, lobby.waiting, lobby.games_in_progress].every(isCount)) throw new Error('unexpected lobby');
+  last = lobby;
   const stats = $('stats');
   stats.textContent = statsLine(lobby);
   stats.hidden = false;
@@ -195,12 +210,12 @@ function render(lobby) {
   const live = Array.isArray(lobby.live_games) ? lobby.live_games : [];
   const results = Array.isArray(lobby.recent_results) ? lobby.recent_results : [];
   const people = Array.isArray(lobby.online_players) ? lobby.online_players : [];
-  $('online-players').replaceChildren(...people.map(onlineItem));
-  $('open-seeks').replaceChildren(...seeks.map(seekItem));
+  fill('online-players', people, onlineItem);
+  fill('open-seeks', seeks, seekItem);
   $('seeks-empty').hidden = seeks.length > 0;
-  $('live-games').replaceChildren(...live.map(liveItem));
+  fill('live-games', live, (game, index) => liveItem(game, index));
   $('live-empty').hidden = live.length > 0;
-  $('recent-results').replaceChildren(...results.map(resultItem));
+  fill('recent-results', results, resultItem);
   $('results-empty').hidden = results.length > 0;
   $('lobby-error').hidden = true;
 }
@@ -257,6 +272,10 @@ function listen() {
 export function initLobby() {
   refreshLobby();
   listen();
-  setInterval(() => { if (!pushed) refreshLobby(); }, EVERY_MS);
+  // While pushed, nothing comes when nothing changes: the times shown are drawn again.
+  setInterval(() => {
+    if (!pushed) refreshLobby();
+    else if (last && !document.hidden) render(last);
+  }, EVERY_MS);
   document.addEventListener('visibilitychange', () => { if (!document.hidden && !pushed) refreshLobby(); });
 }
