@@ -32,6 +32,8 @@ test('a whole game against the computer (Easy), played by clicks to the end', as
   assert.equal(await page.textContent('#count-black'), String(black));
   assert.match(await page.textContent('#result-title'), /^(You won|You lost|Draw)$/);
   assert.match(await page.textContent('#status'), /Game over/);
+  // The last flips over, so that the picture shows discs, not discs mid-turn.
+  await page.waitForFunction(() => !document.querySelector('#board .flipping'));
   await screenshot(page, 'game-finished');
   assertNoConsoleErrors(page);
   await page.context().close();
