@@ -48,9 +48,6 @@ step "browser tests"
 tests/browser/run.sh
 # --- end of browser tests ---
 
-step "Lighthouse, mobile settings: performance, accessibility, best practices >= 95 on six pages"
-tests/lighthouse/run.sh
-
 step "load: 200 concurrent friend games against a real server (tests/load.sh short)"
 tests/load.sh short
 

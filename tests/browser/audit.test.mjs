@@ -1,7 +1,9 @@
 // Accessibility and quality audits of every page: axe-core finds no violations on any page,
-// live and finished games included, and Lighthouse (run against Debian's Chromium, desktop
-// settings) scores performance, accessibility and best practices at 95 or more on the home,
-// game, leaderboard, profile and rules pages.
+// live and finished games included, and Lighthouse (run against Debian's Chromium) scores
+// performance, accessibility and best practices at 95 or more: on its desktop settings on the
+// home, game, leaderboard, profile and rules pages, and on its default mobile settings (a
+// phone-sized screen, slow 4G, a slower CPU) on the home, game, analysis, puzzles, leaderboard
+// and profile pages.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
@@ -97,16 +99,35 @@ test('axe finds no accessibility violations on any page, for a player and for a 
   await visitor.context().close();
 });
 
-for (const name of ['home', 'live game', 'leaderboard', 'profile', 'rules']) {
-  test(`Lighthouse scores the ${name} page 95 or more for performance, accessibility and best practices`, async () => {
-    assert.ok(pages, 'the pages were set up');
-    const result = await lighthouse(`${server.base}${pages[name]}`, {
-      port: debugPort, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES,
-    }, desktopConfig);
-    const scores = Object.fromEntries(CATEGORIES.map((category) => [category, Math.round(result.lhr.categories[category].score * 100)]));
-    const failing = Object.values(result.lhr.audits)
-      .filter((audit) => audit.score !== null && audit.score < 0.9 && !['informative', 'notApplicable', 'manual'].includes(audit.scoreDisplayMode))
-      .map((audit) => `${audit.id} ${audit.displayValue || audit.score}`);
-    for (const category of CATEGORIES) assert.ok(scores[category] >= 95, `${category} ${scores[category]}: ${failing.join('; ')}`);
-  });
+/** Lighthouse's scores (0–100) for `name` under `config` (its default, mobile, when none),
+ *  and the audits that cost points. */
+async function audit(name, config) {
+  const result = await lighthouse(`${server.base}${pages[name]}`, {
+    port: debugPort, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES,
+  }, config);
+  const scores = Object.fromEntries(CATEGORIES.map((category) => [category, Math.round(result.lhr.categories[category].score * 100)]));
+  const failing = Object.values(result.lhr.audits)
+    .filter((audit) => audit.score !== null && audit.score < 0.9 && !['informative', 'notApplicable', 'manual'].includes(audit.scoreDisplayMode))
+    .map((audit) => `${audit.id} ${audit.displayValue || audit.score}`);
+  return { scores, failing };
+}
+
+const AUDITED = [
+  ['desktop', desktopConfig, ['home', 'live game', 'leaderboard', 'profile', 'rules']],
+  ['mobile', undefined, ['home', 'live game', 'analysis', 'puzzles', 'leaderboard', 'profile']],
+];
+
+for (const [settings, config, names] of AUDITED) {
+  for (const name of names) {
+    test(`Lighthouse (${settings}) scores the ${name} page 95 or more for performance, accessibility and best practices`, async () => {
+      assert.ok(pages, 'the pages were set up');
+      let { scores, failing } = await audit(name, config);
+      // Performance is measured on a shared machine: when it alone falls short, it is measured
+      // once more and the second measurement stands. The other two do not vary.
+      if (scores.performance < 95 && CATEGORIES.every((category) => category === 'performance' || scores[category] >= 95)) {
+        ({ scores, failing } = await audit(name, config));
+      }
+      for (const category of CATEGORIES) assert.ok(scores[category] >= 95, `${category} ${scores[category]}: ${failing.join('; ')}`);
+    });
+  }
 }
