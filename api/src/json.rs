@@ -101,8 +101,7 @@ pub fn positions_json(game: &Game) -> serde_json::Value {
     let mut positions = vec![serde_json::json!({
         "ply": 0, "board": board_text(&game.start()), "last_move": last_move, "opening_name": null,
     })];
-    let standard = game.start() == Board::start();
-    let mut opening = None;
+    let openings = openings::openings_by_ply(game);
     for (index, &mv) in game.plies().iter().enumerate() {
         let (Some(before), Some(after)) = (game.board_after(index), game.board_after(index + 1))
         else {
@@ -116,10 +115,7 @@ pub fn positions_json(game: &Game) -> serde_json::Value {
                 "flips": SquareList(before.flips(square)),
             });
         }
-        // The opening named by the plies so far; past the named lines' length it stays.
-        if standard && index < openings::deciding_plies() {
-            opening = openings::opening_of(&game.plies()[..=index]);
-        }
+        let opening = openings.get(index).copied().flatten();
         positions.push(serde_json::json!({
             "ply": index + 1,
             "board": board_text(&after),

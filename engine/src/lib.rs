@@ -54,7 +54,7 @@ pub use ai::Level;
 
 // Named openings (the Tiger, the Rose…), recognised by position.
 pub mod openings;
-pub use openings::{Opening, opening_of, opening_of_game};
+pub use openings::{Opening, opening_of, opening_of_game, openings_by_ply};
 
 // XOT: games started from a balanced eight-ply opening drawn at random.
 pub mod xot;

@@ -49,6 +49,31 @@ pub struct NewGame {
     pub opening: Option<Opening>,
 }
 
+#[cfg(test)]
+impl NewGame {
+    /// A game `id` of two people on one device (`Black` and `White`), from the start, without a
+    /// clock, made at `created_at`: the plain game the unit tests store.
+    pub fn on_one_device(id: GameId, created_at: Timestamp) -> NewGame {
+        NewGame {
+            id,
+            mode: Mode::SameDevice,
+            level: None,
+            black: SeatRow { id: None, name: "Black".into() },
+            white: SeatRow { id: None, name: "White".into() },
+            start_position: Board::start(),
+            move_time_ms: None,
+            room_code: None,
+            rated: false,
+            created_at,
+            turn_started_at: None,
+            origin: None,
+            stand_in: false,
+            time_control: None,
+            opening: None,
+        }
+    }
+}
+
 /// Which game of its friend room a new game is. The room's current game is replaced only if it
 /// is still the one expected, so two requests (on one node or two) cannot both start the room's
 /// next game.

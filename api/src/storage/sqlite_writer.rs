@@ -320,28 +320,12 @@ fn group_rows(group: &[Append]) -> DbResult<Vec<GroupRow<'_>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{GameId, Mode, Timestamp};
-    use crate::storage::{Closed, NewGame, SeatRow, Store};
-    use outflank_engine::{Board, Move, Square};
+    use crate::domain::{GameId, Timestamp};
+    use crate::storage::{Closed, NewGame, Store};
+    use outflank_engine::{Move, Square};
 
     async fn live_game(store: &Store) -> GameId {
-        let game = NewGame {
-            id: GameId::generate(),
-            mode: Mode::SameDevice,
-            level: None,
-            black: SeatRow { id: None, name: "Black".into() },
-            white: SeatRow { id: None, name: "White".into() },
-            start_position: Board::start(),
-            move_time_ms: None,
-            room_code: None,
-            rated: false,
-            created_at: Timestamp(1),
-            turn_started_at: None,
-            origin: None,
-            stand_in: false,
-            time_control: None,
-            opening: None,
-        };
+        let game = NewGame::on_one_device(GameId::generate(), Timestamp(1));
         store.create_game(&game).await.unwrap();
         game.id
     }

@@ -1,4 +1,4 @@
-use crate::helpers::spawn_app;
+use crate::helpers::{TestApp, spawn_app};
 
 #[actix_web::test]
 async fn every_page_route_serves_its_html_page() {
@@ -99,18 +99,17 @@ async fn pages_carry_a_strict_content_security_policy_and_no_framing() {
     }
 }
 
+/// `GET path` with one request header `name: value`.
+async fn get_with(app: &TestApp, path: &str, name: &str, value: &str) -> reqwest::Response {
+    app.client.get(format!("{}{path}", app.url)).header(name, value).send().await.unwrap()
+}
+
 #[actix_web::test]
 async fn text_assets_are_compressed_for_clients_that_accept_it() {
     let app = spawn_app().await;
     let plain = app.get("/css/style.css").await.bytes().await.unwrap();
     for encoding in ["br", "gzip"] {
-        let response = app
-            .client
-            .get(format!("{}/css/style.css", app.url))
-            .header("accept-encoding", encoding)
-            .send()
-            .await
-            .unwrap();
+        let response = get_with(&app, "/css/style.css", "accept-encoding", encoding).await;
         assert_eq!(response.status(), 200);
         assert_eq!(response.headers()["content-encoding"], encoding);
         let sent = response.bytes().await.unwrap();
@@ -129,33 +128,12 @@ async fn an_unchanged_file_is_not_sent_again() {
     let first = app.get("/js/game.js").await;
     assert_eq!(first.headers()["cache-control"], "no-cache");
     let tag = first.headers()["etag"].to_str().unwrap().to_owned();
-    let again = app
-        .client
-        .get(format!("{}/js/game.js", app.url))
-        .header("if-none-match", &tag)
-        .send()
-        .await
-        .unwrap();
+    let again = get_with(&app, "/js/game.js", "if-none-match", &tag).await;
     assert_eq!(again.status(), 304);
     assert_eq!(again.headers()["etag"], tag.as_str());
     assert!(again.bytes().await.unwrap().is_empty());
     // A tag a proxy weakened still matches.
-    let weakened = app
-        .client
-        .get(format!("{}/js/game.js", app.url))
-        .header("if-none-match", format!("W/{tag}"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(weakened.status(), 304);
-    // A tag a proxy weakened still matches.
-    let weakened = app
-        .client
-        .get(format!("{}/js/game.js", app.url))
-        .header("if-none-match", format!("W/{tag}"))
-        .send()
-        .await
-        .unwrap();
+    let weakened = get_with(&app, "/js/game.js", "if-none-match", &format!("W/{tag}")).await;
     assert_eq!(weakened.status(), 304);
     // Another file's tag does not match.
     let other = app.get("/css/style.css").await.headers()["etag"].to_str().unwrap().to_owned();

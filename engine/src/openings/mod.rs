@@ -141,22 +141,42 @@ pub fn opening_of_game(game: &Game) -> Option<Opening> {
     longest_match((1..=plies).filter_map(|ply| game.board_after(ply)))
 }
 
+/// The opening of `game` after each of its first plies, from the first: what [`opening_of_game`]
+/// says of the game cut after 1, 2, … plies, in one pass (a position's name, as a replay shows
+/// it ply by ply). As long as the game's plies, however many can decide a name; all `None` for
+/// a game that did not start from the standard start.
+pub fn openings_by_ply(game: &Game) -> Vec<Option<Opening>> {
+    let plies = game.plies().len();
+    if game.start() != Board::start() {
+        return vec![None; plies];
+    }
+    let longest = table().longest;
+    let mut found = None;
+    (1..=plies)
+        .map(|ply| {
+            let named = (ply <= longest).then(|| game.board_after(ply)).flatten();
+            if let Some(opening) = named.and_then(|board| named_at(&board, ply)) {
+                found = Some(opening);
+            }
+            found
+        })
+        .collect()
+}
+
+/// The line whose position after its `plies` plies is `board`, if any.
+fn named_at(board: &Board, plies: usize) -> Option<Opening> {
+    let table = table();
+    let key = Key::of(board);
+    let at = table.keys.binary_search_by(|(probe, _)| probe.cmp(&key)).ok()?;
+    let entry = &table.entries[table.keys[at].1];
+    // Every line is passes-free, so the same position means the same ply count unless the game
+    // passed; then it is not the line's position after as many plies.
+    (entry.squares.len() == plies).then_some(Opening { entry })
+}
+
 /// The longest line matched by the positions after plies 1, 2, … of a game.
 fn longest_match(boards: impl Iterator<Item = Board>) -> Option<Opening> {
-    let table = table();
-    let mut found = None;
-    for (index, board) in boards.enumerate() {
-        let key = Key::of(&board);
-        if let Ok(at) = table.keys.binary_search_by(|(probe, _)| probe.cmp(&key)) {
-            let entry = &table.entries[table.keys[at].1];
-            // Every line is passes-free, so the same position means the same ply count unless
-            // the game passed; then it is not the line's position after as many plies.
-            if entry.squares.len() == index + 1 {
-                found = Some(Opening { entry });
-            }
-        }
-    }
-    found
+    boards.enumerate().filter_map(|(index, board)| named_at(&board, index + 1)).last()
 }
 
 /// A line of the table, replayed.

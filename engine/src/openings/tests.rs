@@ -209,3 +209,17 @@ fn a_position_has_the_same_key_as_each_of_its_eight_images() {
     let distinct: HashSet<(u64, u64)> = black.into_iter().zip(white).collect();
     assert_eq!(distinct.len(), 8);
 }
+
+#[test]
+fn the_opening_by_ply_is_the_opening_of_the_game_cut_after_that_ply() {
+    let line = "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 g6 f8 f7 g5 h6 h4 g4 h3 h5 h7 c5 b4";
+    let game = Game::from_moves(Board::start(), moves(line)).unwrap();
+    let by_ply = openings_by_ply(&game);
+    assert_eq!(by_ply.len(), game.plies().len());
+    for (index, opening) in by_ply.iter().enumerate() {
+        let cut =
+            Game::from_moves(Board::start(), moves(line).into_iter().take(index + 1)).unwrap();
+        assert_eq!(*opening, opening_of_game(&cut), "after {} plies", index + 1);
+    }
+    assert_eq!(by_ply.last().map(|opening| opening.map(|o| o.name())), Some(Some("F.A.T. Draw")));
+}

@@ -608,11 +608,11 @@ async fn sweep_line(inner: &Inner, source: GameSource) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{ClientKey, EndReason, Mode, Winner};
+    use crate::domain::{ClientKey, EndReason, Winner};
     use crate::service::LiveSearch;
     use crate::service::test_support::until;
-    use crate::storage::{FinishedGame, NewGame, SeatRow};
-    use outflank_engine::{Board, Record};
+    use crate::storage::{FinishedGame, NewGame};
+    use outflank_engine::Record;
 
     const SHORTEST: &str = "d3 c3 b3 d2 e1 d6 d7 e3 f4";
 
@@ -665,23 +665,7 @@ mod tests {
     }
 
     fn new_game() -> NewGame {
-        NewGame {
-            id: GameId::generate(),
-            mode: Mode::SameDevice,
-            level: None,
-            black: SeatRow { id: None, name: "Black".into() },
-            white: SeatRow { id: None, name: "White".into() },
-            start_position: Board::start(),
-            move_time_ms: None,
-            room_code: None,
-            rated: false,
-            created_at: Timestamp(1),
-            turn_started_at: None,
-            origin: None,
-            stand_in: false,
-            time_control: None,
-            opening: None,
-        }
+        NewGame::on_one_device(GameId::generate(), Timestamp(1))
     }
 
     /// The game `moves` plays, and its end as stored at `at` (Black's win, as in every game

@@ -304,31 +304,10 @@ mod tests {
 
     #[actix_web::test]
     async fn the_sweep_removes_the_puzzles_not_worth_solving_and_keeps_the_others() {
-        use crate::domain::Mode;
-        use crate::storage::{NewGame, SeatRow};
+        use crate::storage::NewGame;
         let store = Store::connect("sqlite::memory:").await.unwrap();
         let game: GameId = "k7Hq2mXp9R".parse().unwrap();
-        let seat = |name: &str| SeatRow { id: None, name: name.into() };
-        store
-            .create_game(&NewGame {
-                id: game.clone(),
-                mode: Mode::SameDevice,
-                level: None,
-                black: seat("Black"),
-                white: seat("White"),
-                start_position: Board::start(),
-                move_time_ms: None,
-                room_code: None,
-                rated: false,
-                created_at: Timestamp(1),
-                turn_started_at: None,
-                origin: None,
-                stand_in: false,
-                time_control: None,
-                opening: None,
-            })
-            .await
-            .unwrap();
+        store.create_game(&NewGame::on_one_device(game, Timestamp(1))).await.unwrap();
         let good = stored(&[("d3", 4), ("c4", 0), ("f5", -4)], Square::F5);
         let mut bad = stored(&[("d3", -56), ("c4", -64), ("f5", -64)], Square::C4);
         bad.id.ply = 2;
