@@ -71,6 +71,7 @@ impl Policy {
         let diff = (i64::from(ra) - i64::from(rb)).abs();
         a.queue == b.queue
             && a.seeker != b.seeker
+            && !a.shuns(b)
             && diff <= self.allowed_gap(now.since(a.joined_at))
             && diff <= self.allowed_gap(now.since(b.joined_at))
     }
@@ -86,6 +87,7 @@ impl Policy {
 ///   (rating, join time, id) order.
 /// - Each seeker appears in at most one decision (duplicate tickets of one seeker count once:
 ///   the earliest).
+/// - Two seekers either of whom avoids the other (a block) are never paired.
 /// - Two previous opponents (either's `last_opponent` names the other) are only paired once no
 ///   other fitting opponent is left for either of them in that pool.
 /// - Seekers still alone after waiting `computer_after_ms` or more get [`Decision::Computer`]
@@ -97,12 +99,13 @@ impl Policy {
 pub fn pair(tickets: &[Ticket], now: Millis, policy: &Policy) -> Vec<Decision> {
     let mut unique: Vec<&Ticket> = tickets.iter().filter(|t| !t.pools.is_empty()).collect();
     unique.sort_by(|a, b| {
-        (&a.seeker, a.joined_at, a.queue, &a.pools, &a.last_opponent).cmp(&(
+        (&a.seeker, a.joined_at, a.queue, &a.pools, &a.last_opponent, &a.avoid).cmp(&(
             &b.seeker,
             b.joined_at,
             b.queue,
             &b.pools,
             &b.last_opponent,
+            &b.avoid,
         ))
     });
     unique.dedup_by(|later, first| later.seeker == first.seeker);
@@ -351,6 +354,11 @@ impl<'a> Matcher<'a> {
         a.last_opponent.as_ref() == Some(&b.seeker) || b.last_opponent.as_ref() == Some(&a.seeker)
     }
 
+    /// Whether `i` or `j` will not be paired with the other (a block).
+    fn shunned(&self, i: usize, j: usize) -> bool {
+        self.seekers[i].ticket.shuns(self.seekers[j].ticket)
+    }
+
     /// `i`'s next partner placed after `i`, in greedy order: free, fitting both gaps, not a
     /// rematch. Within one rating group later positions come later in greedy order too (they
     /// joined later), so walking positions upwards, group by group, keeps the order.
@@ -364,7 +372,7 @@ impl<'a> Matcher<'a> {
                 break;
             }
             self.cursors[i].centre = p + 1;
-            if !self.rematch(i, p) {
+            if !self.rematch(i, p) && !self.shunned(i, p) {
                 return Some(p);
             }
         }
@@ -382,7 +390,7 @@ impl<'a> Matcher<'a> {
                 continue;
             }
             self.cursors[i].right = Some((g, p + 1));
-            if diff <= self.gaps[p] && !self.rematch(i, p) {
+            if diff <= self.gaps[p] && !self.rematch(i, p) && !self.shunned(i, p) {
                 return Some(p);
             }
         }

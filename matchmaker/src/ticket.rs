@@ -159,6 +159,9 @@ pub struct Ticket {
     pub joined_at: Millis,
     /// Their previous opponent, not paired with them again while someone else fits.
     pub last_opponent: Option<SeekerId>,
+    /// Seekers they are never paired with: those they blocked and those who blocked them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub avoid: Vec<SeekerId>,
 }
 
 impl Ticket {
@@ -179,13 +182,31 @@ impl Ticket {
         pools: Vec<PoolSeek>,
         joined_at: Millis,
     ) -> Self {
-        Self { seeker: seeker.into(), queue, pools, joined_at, last_opponent: None }
+        Self {
+            seeker: seeker.into(),
+            queue,
+            pools,
+            joined_at,
+            last_opponent: None,
+            avoid: Vec::new(),
+        }
     }
 
     /// The same ticket, remembering the previous opponent.
     pub fn with_last_opponent(mut self, opponent: impl Into<SeekerId>) -> Self {
         self.last_opponent = Some(opponent.into());
         self
+    }
+
+    /// The same ticket, never paired with any of `seekers`.
+    pub fn avoiding(mut self, seekers: impl IntoIterator<Item = SeekerId>) -> Self {
+        self.avoid.extend(seekers);
+        self
+    }
+
+    /// Whether either of the two seekers will not be paired with the other.
+    pub fn shuns(&self, other: &Ticket) -> bool {
+        self.avoid.contains(&other.seeker) || other.avoid.contains(&self.seeker)
     }
 
     /// The seeker's rating in `pool`, if they wait there (the first entry, if listed twice).

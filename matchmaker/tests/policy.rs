@@ -158,6 +158,23 @@ fn previous_opponents_are_not_paired_again_while_someone_else_fits() {
 }
 
 #[test]
+fn a_blocked_seeker_is_never_paired_with_the_blocker_even_alone_together() {
+    let a = quick("a", 1500).avoiding([SeekerId::from("b")]);
+    let b = quick("b", 1500);
+    assert_eq!(pairs(&pair(&[a.clone(), b.clone()], at(600_000), &Policy::default())), vec![]);
+    // Either side's block is enough, and a third seeker is still paired with one of them.
+    let c = quick("c", 1550);
+    assert_eq!(pairs(&pair(&[b, a, c], T0, &Policy::default())), vec![p("a", "c")]);
+}
+
+#[test]
+fn a_block_outweighs_a_rematch_when_nobody_else_fits() {
+    let a = quick("a", 1500).with_last_opponent("b");
+    let b = quick("b", 1500).with_last_opponent("a").avoiding([SeekerId::from("a")]);
+    assert_eq!(pairs(&pair(&[a, b], T0, &Policy::default())), vec![]);
+}
+
+#[test]
 fn the_computer_takes_over_exactly_at_the_configured_wait() {
     let policy = Policy { computer_after_ms: 3_000, ..Policy::default() };
     let tickets = [quick("alone", 1500), Ticket::new("far", QueueKind::Quick, 2500, at(1_000))];

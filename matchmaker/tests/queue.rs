@@ -182,6 +182,16 @@ async fn closest_ratings_are_paired_first(q: impl Queue) {
     assert!(q.run_pairing(at(100), &Policy::default()).await.unwrap().is_empty());
 }
 
+on_both!(a_tickets_blocks_are_kept_by_the_queue_and_honoured_by_its_pairing);
+async fn a_tickets_blocks_are_kept_by_the_queue_and_honoured_by_its_pairing(q: impl Queue) {
+    q.join(quick("a", 1500).avoiding([SeekerId::from("b")]), T0).await.unwrap();
+    q.join(quick("b", 1500), T0).await.unwrap();
+    let waiting = q.waiting(QueueKind::Quick).await.unwrap();
+    let a = waiting.iter().find(|ticket| ticket.seeker.as_str() == "a").unwrap();
+    assert_eq!(a.avoid, [SeekerId::from("b")]);
+    assert!(q.run_pairing(T0, &Policy::default()).await.unwrap().is_empty());
+}
+
 on_both!(a_seeker_in_several_pools_is_paired_in_one_and_leaves_them_all);
 async fn a_seeker_in_several_pools_is_paired_in_one_and_leaves_them_all(q: impl Queue) {
     let ranked = |id: &str, pools: &[&str]| {
