@@ -233,19 +233,65 @@ pub enum NicknameError {
 /// Names the site itself shows for players who are not people choosing a name, or that speak
 /// for the site: nobody may appear under them or anything that looks like them
 /// ([`looks_reserved`]).
-const RESERVED: [&str; 6] =
-    ["computer", "deleted player", "outflank", "admin", "moderator", "system"];
+const RESERVED: [&str; 8] = [
+    "computer",
+    "deleted player",
+    "closed account",
+    "renamed player",
+    "outflank",
+    "admin",
+    "moderator",
+    "system",
+];
 
-/// Whether `name` could be read as one of the names kept for the site: its Unicode confusable
-/// skeleton (UTS #39: `Ⅽ`, `ı`, `0`, Cherokee `Ꭺ` written as the letters they look like),
-/// in any case, is a kept name's.
+/// Whether `name` could be read as one of the names kept for the site. Spaces, `_`, `-` and
+/// `.` are left out (`Closed-Account`, `DeletedPlayer`); then what is left is a kept name's
+/// in any case, with the same [`fold_look_alikes`] (`C0MPUTER`, `Cómputer`), or with the same
+/// Unicode confusable skeleton (UTS #39: `Ⅽ`, `ı`, `0`, Cherokee `Ꭺ` written as the letters
+/// they look like).
 pub fn looks_reserved(name: &str) -> bool {
     let forms = |text: &str| {
-        [text.to_owned(), text.to_lowercase(), text.to_uppercase()]
+        let text: String = text.chars().filter(|c| !matches!(c, ' ' | '_' | '-' | '.')).collect();
+        [text.clone(), text.to_lowercase(), text.to_uppercase(), fold_look_alikes(&text)]
             .map(|form| unicode_security::skeleton(&form).collect::<String>())
     };
     let name = forms(name);
     RESERVED.iter().any(|reserved| forms(reserved).iter().any(|form| name.contains(form)))
+}
+
+/// What a name looks like, for telling look-alikes apart: one form for the names that read
+/// alike. Lower case; accented letters as their base letter (`é` → `e`: the canonical
+/// decomposition without its combining marks; `ß` → `ss`, `ø` → `o` and the other Latin
+/// letters that do not decompose); the Cyrillic and Greek letters that look like Latin ones as
+/// those; the digit `0` as `o`; and `1`, `l` and `i` (so `I`) as `l`. `Ann0` and `anno`,
+/// `Bill1`, `BiII1` and `bi1ll`, `José` and `jose` each give one form. Guests' nicknames
+/// ([`Nickname::skeleton`]) and accounts' public names (their key) fold the same way.
+pub fn fold_look_alikes(text: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_normalization::char::is_combining_mark;
+
+    let mut folded = String::with_capacity(text.len());
+    for c in text.chars().flat_map(char::to_lowercase).nfd() {
+        if is_combining_mark(c) {
+            continue;
+        }
+        match c {
+            'ß' => folded.push_str("ss"),
+            'æ' => folded.push_str("ae"),
+            'œ' => folded.push_str("oe"),
+            'þ' => folded.push_str("th"),
+            other => folded.push(match latin_look_alike(other) {
+                'ø' => 'o',
+                'đ' | 'ð' => 'd',
+                'ħ' => 'h',
+                'ŧ' => 't',
+                '0' => 'o',
+                '1' | 'i' | 'ı' | 'ł' | 'ӏ' => 'l',
+                letter => letter,
+            }),
+        }
+    }
+    folded
 }
 
 impl Nickname {
@@ -307,11 +353,11 @@ impl Nickname {
         Ok(nickname)
     }
 
-    /// What the nickname looks like, for telling look-alikes apart: lower case, with the
-    /// Cyrillic and Greek letters that look like Latin ones written as those. `"Аnn"` (with a
-    /// Cyrillic `А`) and `"ANN"` both give `"ann"`.
+    /// What the nickname looks like, for telling look-alikes apart ([`fold_look_alikes`]):
+    /// the form an account's public name is unique in, so a guest is checked against accounts
+    /// with it. `"Аnn"` (with a Cyrillic `А`), `"ANN"` and `"Ånn"` all give `"ann"`.
     pub fn skeleton(&self) -> String {
-        self.0.chars().flat_map(char::to_lowercase).map(latin_look_alike).collect()
+        fold_look_alikes(&self.0)
     }
 
     /// The nickname as text.
@@ -467,6 +513,56 @@ text_enum!(
     }
 );
 
+identifier!(
+    /// A report of a player to the moderators.
+    ReportId, "report id", 12
+);
+
+identifier!(
+    /// A sanction a moderator put on an account.
+    SanctionId, "sanction id", 12
+);
+
+text_enum!(
+    /// What a player is reported for; `Signal` is the reviews' own flag, never a person's.
+    ReportReason, "report reason" {
+        /// Letting an engine play for them.
+        Engine = "engine",
+        /// An abusive public name or nickname.
+        Name = "name",
+        /// Sandbagging, throwing games, or other rating manipulation.
+        Rating = "rating",
+        /// Anything else, said in the details.
+        Other = "other",
+        /// Their reviewed games are far outside their rating band.
+        Signal = "signal",
+    }
+);
+
+text_enum!(
+    /// Where a report stands: what its reporter sees, without details.
+    ReportStatus, "report status" {
+        /// Waiting for a moderator.
+        Open = "open",
+        /// A moderator sanctioned the player.
+        ActedOn = "acted_on",
+        /// A moderator found nothing to act on.
+        Dismissed = "dismissed",
+    }
+);
+
+text_enum!(
+    /// What a moderator can do to an account; each can be lifted.
+    SanctionKind, "sanction kind" {
+        /// Engine assistance: labelled, off the leaderboards, no ranked play, victims refunded.
+        Engine = "engine",
+        /// The public name is reset: the owner chooses another.
+        Name = "name",
+        /// Closed: no sign-in, sessions ended.
+        Closed = "closed",
+    }
+);
+
 text_enum!(
     /// Who won a finished game.
     Winner, "winner" {
@@ -602,6 +698,72 @@ mod tests {
         assert_eq!(latin.skeleton(), "ann");
         assert_eq!(cyrillic.skeleton(), "ahh");
         assert_eq!(Nickname::parse("Аnn").unwrap().skeleton(), "ann");
+    }
+
+    #[test]
+    fn a_nicknames_skeleton_folds_digits_and_accents_as_a_public_names_key_does() {
+        assert_eq!(Nickname::parse("Ann0").unwrap().skeleton(), "anno");
+        assert_eq!(Nickname::parse("Ånnö").unwrap().skeleton(), "anno");
+        assert_eq!(Nickname::parse("Bi1l").unwrap().skeleton(), "blll");
+    }
+
+    #[test]
+    fn folding_writes_the_digit_zero_as_the_letter_o() {
+        assert_eq!(fold_look_alikes("Ann0"), "anno");
+        assert_eq!(fold_look_alikes("anno"), "anno");
+    }
+
+    #[test]
+    fn folding_writes_one_ell_and_eye_as_one_letter() {
+        for name in ["Bill1", "BiII1", "bi1ll", "BILLI", "b1lll"] {
+            assert_eq!(fold_look_alikes(name), "bllll", "{name}");
+        }
+    }
+
+    #[test]
+    fn folding_writes_accented_latin_letters_as_their_base_letter() {
+        assert_eq!(fold_look_alikes("José"), "jose");
+        assert_eq!(fold_look_alikes("jose"), "jose");
+        assert_eq!(fold_look_alikes("Ñandú"), "nandu");
+        assert_eq!(fold_look_alikes("Zoë"), "zoe");
+        assert_eq!(fold_look_alikes("ÅSA"), "asa");
+    }
+
+    #[test]
+    fn folding_writes_latin_letters_without_a_decomposition_as_plain_ones() {
+        assert_eq!(fold_look_alikes("Søren"), "soren");
+        assert_eq!(fold_look_alikes("Straße"), "strasse");
+        assert_eq!(fold_look_alikes("STRAẞE"), "strasse");
+        assert_eq!(fold_look_alikes("Łukasz"), "lukasz");
+        assert_eq!(fold_look_alikes("Þór"), "thor");
+        assert_eq!(fold_look_alikes("Æsa"), "aesa");
+    }
+
+    #[test]
+    fn folding_writes_cyrillic_and_greek_look_alikes_as_latin_letters() {
+        // Cyrillic А, Greek ο, Cyrillic і: "Aoi" in three scripts.
+        assert_eq!(fold_look_alikes("\u{410}\u{3bf}\u{456}"), "aol");
+        assert_eq!(fold_look_alikes("Aoi"), "aol");
+    }
+
+    #[test]
+    fn folding_keeps_letters_that_look_like_no_other() {
+        assert_eq!(fold_look_alikes("Anna_2-b"), "anna_2-b");
+        assert_eq!(fold_look_alikes("山田"), "山田");
+    }
+
+    #[test]
+    fn closed_account_is_a_name_the_site_shows() {
+        for name in ["Closed account", "closed account", "Closed-Account", "ClosedAccount"] {
+            assert_eq!(Nickname::choose(name), Err(NicknameError::Reserved), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_kept_name_with_accents_or_separators_is_still_kept() {
+        for name in ["Cómputer", "Deleted_Player", "Ad-min", "Mod.erator"] {
+            assert_eq!(Nickname::choose(name), Err(NicknameError::Reserved), "{name}");
+        }
     }
 
     #[test]

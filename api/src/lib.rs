@@ -3,8 +3,10 @@
 pub mod accounts;
 pub mod banner;
 pub mod cluster;
+pub mod commands;
 pub mod configuration;
 pub mod domain;
+pub mod fair_play;
 pub mod http;
 pub mod identity;
 pub mod json;

@@ -3,7 +3,11 @@
 use std::io::{IsTerminal, Write};
 
 use anyhow::Context;
-use outflank_api::{banner::Banner, configuration::Settings, startup::Application, telemetry};
+use outflank_api::domain::Timestamp;
+use outflank_api::storage::Store;
+use outflank_api::{
+    banner::Banner, commands, configuration::Settings, startup::Application, telemetry,
+};
 
 /// Every frame in and out allocates; mimalloc keeps that cheap on every thread
 /// (docs/performance-history.md, "The allocator, one writing connection").
@@ -14,6 +18,16 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 async fn main() -> anyhow::Result<()> {
     telemetry::init();
     let settings = Settings::from_env().context("invalid configuration")?;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if commands::is_command(&args) {
+        let store = Store::connect(settings.database_url.expose())
+            .await
+            .context("cannot open the database")?;
+        let out = commands::run(&store, &args, Timestamp::now()).await;
+        store.close().await;
+        print!("{}", out?);
+        return Ok(());
+    }
     let app = Application::build(&settings).await.context("could not start the server")?;
     tracing::info!(address = %app.address(), "Outflank is listening");
     let no_color = std::env::var("NO_COLOR").ok();

@@ -9,7 +9,9 @@ use std::collections::HashMap;
 
 use outflank_api::accounts::PublicName;
 use outflank_api::accounts::rating::{DAY_MS, RatingChange, Score, Standing, rate};
-use outflank_api::domain::{EndReason, GameId, GameStatus, Mode, PlayerId, Timestamp, Winner};
+use outflank_api::domain::{
+    EndReason, GameId, GameStatus, Mode, Nickname, PlayerId, Timestamp, Winner,
+};
 use outflank_api::live::{Pool, RatedPlayers};
 use outflank_api::storage::{
     AccountRow, DELETED_PLAYER, DbError, FinishedGame, NameError, NewGame, PoolStanding, SeatRow,
@@ -22,6 +24,9 @@ on_both_backends!(
     a_first_sign_in_creates_an_unnamed_account_rated_1200,
     signing_in_again_finds_the_same_account,
     public_names_are_unique_whatever_their_case,
+    a_public_name_that_looks_like_a_taken_one_is_taken,
+    a_public_names_look_alike_finds_its_account,
+    a_guests_nickname_that_looks_like_a_public_name_is_an_account_name,
     a_public_name_is_chosen_once,
     a_rated_win_between_new_accounts_moves_each_by_twenty,
     established_ratings_move_by_the_elo_formula_with_k_twenty,
@@ -179,6 +184,32 @@ async fn public_names_are_unique_whatever_their_case(db: Db) {
     let taken = db.store.set_account_name(&bob.player_id, &PublicName::parse("aNN").unwrap()).await;
     assert!(matches!(taken, Err(NameError::Taken)), "{taken:?}");
     assert_eq!(db.store.account(&bob.player_id).await.unwrap().name, None);
+}
+
+async fn a_public_name_that_looks_like_a_taken_one_is_taken(db: Db) {
+    account(&db.store, "sub-1", "Anno").await;
+    let bob = db.store.sign_in(ISSUER, "sub-2", "Bob", T0).await.unwrap();
+    for name in ["ANN0", "Ann0", "AnnO"] {
+        let name = PublicName::parse(name).unwrap();
+        let taken = db.store.set_account_name(&bob.player_id, &name).await;
+        assert!(matches!(taken, Err(NameError::Taken)), "{name}: {taken:?}");
+    }
+    assert_eq!(db.store.account(&bob.player_id).await.unwrap().name, None);
+}
+
+async fn a_public_names_look_alike_finds_its_account(db: Db) {
+    let bill = account(&db.store, "sub-1", "Bill1").await;
+    let found = db.store.account_by_name(&PublicName::parse("bi1ll").unwrap()).await.unwrap();
+    assert_eq!(found.player_id, bill.player_id);
+    assert_eq!(found.name.as_deref(), Some("Bill1"));
+}
+
+async fn a_guests_nickname_that_looks_like_a_public_name_is_an_account_name(db: Db) {
+    account(&db.store, "sub-1", "Anno").await;
+    let skeleton = |nickname: &str| Nickname::parse(nickname).unwrap().skeleton();
+    assert!(db.store.is_account_name(&skeleton("Ann0")).await.unwrap());
+    assert!(db.store.is_account_name(&skeleton("Ånno")).await.unwrap());
+    assert!(!db.store.is_account_name(&skeleton("Anna")).await.unwrap());
 }
 
 async fn a_public_name_is_chosen_once(db: Db) {

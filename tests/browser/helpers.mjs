@@ -89,6 +89,14 @@ export async function startServer(env = {}, fixed = null) {
           return {
             base,
             halt,
+            /** Runs the server binary's command `args` (`moderators add Mia`) on this server's
+             *  database; returns what it printed. */
+            command(args) {
+              return execFileSync(binary, args, {
+                encoding: 'utf8',
+                env: { ...process.env, DATABASE_URL: `sqlite://${dir}/t.sqlite?mode=rwc`, OUTFLANK_DATA_DIR: dir, RUST_LOG: 'warn', ...env },
+              });
+            },
             async restart() {
               await halt();
               return startServer(env, { dir, port });

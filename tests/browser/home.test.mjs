@@ -142,11 +142,11 @@ describe('the ways to play', () => {
     page.on('response', (response) => {
       if (new URL(response.url()).pathname === '/api/me') answers.push(response.status());
     });
-    for (const path of ['/', '/leaderboard', '/rules', '/welcome']) {
+    for (const path of ['/', '/leaderboard', '/rules', '/welcome', '/mod']) {
       await page.goto(`${server.base}${path}`);
       await page.waitForLoadState('networkidle');
     }
-    assert.deepEqual(answers, [200, 200, 200, 200]);
+    assert.deepEqual(answers, [200, 200, 200, 200, 200]);
     assertNoConsoleErrors(page);
     await page.context().close();
   });

@@ -59,7 +59,7 @@ test('no page overflows horizontally at 320 px, and controls stay at least 44 px
   const pages = [
     `${setup.server.base}/`, `${setup.server.base}/rules`, game, `${setup.server.base}/join/abcdefgh`, `${setup.server.base}/no/such/page`,
     `${setup.server.base}/leaderboard`, `${setup.server.base}/welcome`, `${setup.server.base}/players/Nobody`,
-    `${setup.server.base}/analysis`, `${setup.server.base}/puzzles`,
+    `${setup.server.base}/analysis`, `${setup.server.base}/puzzles`, `${setup.server.base}/mod`,
   ];
   for (const url of pages) {
     await page.goto(url);

@@ -96,6 +96,29 @@ export function leaderboard(page, pool) {
 }
 export const player = (name) => request('GET', `/api/players/${encodeURIComponent(name)}`);
 
+// Trust and safety: reports, blocks and what moderators did about the account.
+/** Whom a report or block is about: `{name}` (a public name) or `{game, color}` (a seat). */
+export const report = (target, reason, details) => request('POST', '/api/reports', { ...target, reason, details });
+/** `{reports: [{id, name, game, reason, status: 'received'|'acted_on'|'closed', created_at}]}`. */
+export const myReports = () => request('GET', '/api/reports/mine');
+/** `{blocks: [{id, name, since}]}`. */
+export const blocks = () => request('GET', '/api/blocks');
+export const block = (target) => request('POST', '/api/blocks', target);
+/** Lifts a block, by public name or by the player id in the list. */
+export const unblock = (key) => request('DELETE', `/api/blocks/${encodeURIComponent(key)}`);
+/** `{sanctions: [{kind, at, lifted_at}], refunds: [{game, pool, points, at}]}`. */
+export const notices = () => request('GET', '/api/account/notices');
+
+// The moderator's desk: every route answers 403 `not_moderator` to anyone else.
+export const modMe = () => request('GET', '/api/mod/me');
+export const modQueue = () => request('GET', '/api/mod/queue');
+export const modPlayer = (id) => request('GET', `/api/mod/players/${encodeURIComponent(id)}`);
+export const sanction = (player, kind, reason) => request('POST', '/api/mod/sanctions', { player, kind, reason });
+export const liftSanction = (id, reason) => request('POST', `/api/mod/sanctions/${encodeURIComponent(id)}/lift`, { reason });
+export const dismissReports = (player, reason) => request('POST', '/api/mod/reports/dismiss', { player, reason });
+/** A page of the log, newest first: the entries before `before` (ms), or the newest. */
+export const modLog = (before = null) => request('GET', before === null ? '/api/mod/log' : `/api/mod/log?before=${encodeURIComponent(before)}`);
+
 const NICKNAME_KEY = 'outflank.nickname';
 
 export function savedNickname() {

@@ -21,6 +21,7 @@ import { Sound, play as playSound, setSoundOn, soundOn } from './game/sound.js';
 import { Review } from './game/review.js';
 import { EvalBar } from './board/eval-bar.js';
 import { renderTranscript } from './game/transcript.js';
+import { renderConduct } from './game/conduct.js';
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -150,6 +151,7 @@ function render() {
   review.render(model);
   renderDescription(model, shown);
   renderTranscript(model);
+  renderConduct(model);
   renderError();
 }
 

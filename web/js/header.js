@@ -1,10 +1,12 @@
 // The account corner of the site header, on every page: the signed-in player's public name
 // and rating (linking to their profile) and Sign out; "Choose your name" for an account
 // without one; or Sign in when Google sign-in is configured. Nothing for guests otherwise:
-// the home page explains, next to Ranked, why sign-in is missing.
+// the home page explains, next to Ranked, why sign-in is missing. A moderator also has a link
+// to the moderator's desk.
 import * as api from './api.js';
 import './theme.js';
 import { formatRating, profileUrl, signInUrl, welcomeUrl, whoAmI } from './account.js';
+import { isModerator, knownModerator } from './safety/moderator.js';
 
 function element(tag, attributes = {}, text = '') {
   const node = document.createElement(tag);
@@ -30,11 +32,20 @@ function signOutButton() {
   return button;
 }
 
+const modLink = () => element('a', { href: '/mod', id: 'mod-link', class: 'account-link' }, 'Moderation');
+
+/** Adds the desk's link before Sign out once the server says the account moderates. */
+async function addModLink(area, playerId) {
+  if (!(await isModerator(playerId)) || area.querySelector('#mod-link')) return;
+  const signOut = area.querySelector('#sign-out');
+  if (signOut) signOut.before(modLink());
+}
+
 /** Draws the account corner; `fresh` asks the server again (after a rating changed, say). */
 export async function renderHeader({ fresh = false } = {}) {
   const area = document.getElementById('site-account');
   if (!area) return;
-  const { google, account } = await whoAmI({ fresh });
+  const { google, me, account } = await whoAmI({ fresh });
   const parts = [];
   if (account && account.name) {
     const link = element('a', { href: profileUrl(account.name), id: 'account-link', class: 'account-link' });
@@ -54,9 +65,13 @@ export async function renderHeader({ fresh = false } = {}) {
   } else if (google) {
     parts.push(element('a', { href: signInUrl(), id: 'sign-in', class: 'button' }, 'Sign in'));
   }
+  // A moderator's link, at once when this tab knows already.
+  const moderator = account ? knownModerator(me.id) : false;
+  if (moderator) parts.splice(parts.length - 1, 0, modLink());
   parts.push(element('span', { id: 'site-account-error', class: 'error', role: 'alert' }));
   area.replaceChildren(...parts);
   area.dataset.state = account ? (account.name ? 'named' : 'unnamed') : 'guest';
+  if (account && moderator === null) addModLink(area, me.id);
 }
 
 renderHeader();

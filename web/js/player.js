@@ -1,11 +1,12 @@
 // /players/{name}: a player's rating, rank and results in each rating pool (one chosen at a time,
 // at first the one they played most), its rating-history chart, recent games (each opening its
-// replay), puzzles solved. On your own profile: a link to your puzzles,
-// and Delete my account, confirmed first.
+// replay), puzzles solved, and what moderators found (safety/profile.js). On your own profile: a
+// link to your puzzles, your reports and blocks, and Delete my account, confirmed first.
 import * as api from './api.js';
 import { formatChange, formatRating, spokenChange, whoAmI } from './account.js';
 import { ratingChart } from './chart.js';
 import { controlName } from './text.js';
+import { renderProfileSafety } from './safety/profile.js';
 import './header.js';
 
 const $ = (id) => document.getElementById(id);
@@ -129,6 +130,7 @@ function render(profile, who) {
   const own = Boolean(who.account && who.account.name && who.account.name === profile.name);
   $('delete-card').hidden = !own;
   $('puzzles-link').hidden = !own;
+  renderProfileSafety(profile, who, own);
 }
 
 // The chosen pool's chart, drawn for the width of its card (again when that changes).

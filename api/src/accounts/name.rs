@@ -5,7 +5,8 @@ use std::fmt;
 use thiserror::Error;
 
 /// A valid public name: 3 to 20 ASCII letters, digits, `_` or `-`, starting and ending with a
-/// letter or digit, so it reads well and sits in a URL as it is. Unique without regard to case.
+/// letter or digit, so it reads well and sits in a URL as it is. Unique among look-alikes
+/// ([`PublicName::key`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PublicName(String);
 
@@ -46,9 +47,10 @@ impl PublicName {
     }
 
     /// Checks a public name an account chooses: [`PublicName::parse`]'s rules, and never a
-    /// name the site shows itself or speaks with, nor a look-alike of one (`C0mputer`, `Adm1n`;
-    /// see [`looks_reserved`](crate::domain::looks_reserved)). Names chosen before this rule
-    /// still read back with [`PublicName::parse`].
+    /// name the site shows itself or speaks with, nor a look-alike of one (`C0mputer`, `Adm1n`,
+    /// `Closed-Account`; see [`looks_reserved`](crate::domain::looks_reserved)). Names chosen
+    /// before this rule still read back with [`PublicName::parse`]. This is the one way an
+    /// account's public name is chosen.
     ///
     /// # Errors
     /// A [`PublicNameError`] saying which rule the text breaks.
@@ -65,9 +67,13 @@ impl PublicName {
         &self.0
     }
 
-    /// The form uniqueness is checked on: lower case.
+    /// The form uniqueness is checked on, and guests' nicknames are checked against
+    /// ([`Nickname::skeleton`](crate::domain::Nickname::skeleton)): the name with its
+    /// look-alikes folded ([`fold_look_alikes`](crate::domain::fold_look_alikes)), so `Ann0`
+    /// and `anno`, or `Bill1` and `bi1ll`, are one name. Lower case, `0` as `o`, and `1`, `i`
+    /// and `l` as `l`; the other folds concern letters a public name does not have.
     pub fn key(&self) -> String {
-        self.0.to_ascii_lowercase()
+        crate::domain::fold_look_alikes(&self.0)
     }
 }
 
@@ -101,6 +107,46 @@ mod tests {
             PublicName::parse("Ann").unwrap().key(),
             PublicName::parse("aNN").unwrap().key()
         );
+    }
+
+    #[test]
+    fn the_key_writes_zero_as_the_letter_o() {
+        assert_eq!(PublicName::parse("Ann0").unwrap().key(), "anno");
+        assert_eq!(PublicName::parse("ANNO").unwrap().key(), "anno");
+    }
+
+    #[test]
+    fn the_key_writes_one_ell_and_eye_as_one_letter() {
+        for name in ["Bill1", "BiII1", "bi1ll"] {
+            assert_eq!(PublicName::parse(name).unwrap().key(), "bllll", "{name}");
+        }
+    }
+
+    #[test]
+    fn the_key_is_a_guests_skeleton_of_the_same_name() {
+        for name in ["Ann0", "BiII1", "Jo_se-2"] {
+            let nickname = crate::domain::Nickname::parse(name).unwrap();
+            assert_eq!(PublicName::parse(name).unwrap().key(), nickname.skeleton(), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_look_alike_of_computer_is_refused_as_reserved() {
+        assert_eq!(PublicName::choose("C0MPUTER"), Err(PublicNameError::Reserved));
+    }
+
+    #[test]
+    fn closed_account_is_refused_as_reserved() {
+        for name in ["Closed-Account", "closed_account", "ClosedAccount", "CL0SED-ACC0UNT"] {
+            assert_eq!(PublicName::choose(name), Err(PublicNameError::Reserved), "{name}");
+        }
+    }
+
+    #[test]
+    fn deleted_player_is_refused_as_reserved_whatever_joins_the_words() {
+        for name in ["Deleted-Player", "deleted_player", "DeletedPlayer", "De1eted_P1ayer"] {
+            assert_eq!(PublicName::choose(name), Err(PublicNameError::Reserved), "{name}");
+        }
     }
 
     #[test]

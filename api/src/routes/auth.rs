@@ -9,7 +9,7 @@ use actix_web::{HttpRequest, HttpResponse};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::domain::{Nickname, Timestamp};
+use crate::domain::{Nickname, SanctionKind, Timestamp};
 use crate::http::origin::AllowedOrigins;
 use crate::http::session::current_session;
 use crate::identity::oidc::{Login, Oidc, login};
@@ -117,6 +117,17 @@ async fn callback(
             return failed_clearing("unavailable", &keys);
         }
     };
+    // A closed account signs in no more; the closing already ended its sessions.
+    match store.active_sanctions(&account.player_id).await {
+        Ok(kinds) if kinds.contains(&SanctionKind::Closed) => {
+            return failed_clearing("closed", &keys);
+        }
+        Ok(_) => {}
+        Err(error) => {
+            tracing::error!(%error, "reading an account's sanctions failed");
+            return failed_clearing("unavailable", &keys);
+        }
+    }
     let name = account.name.clone().unwrap_or(nickname);
     let Ok(nickname) = Nickname::parse(&name) else {
         return failed_clearing("failed", &keys);

@@ -10,6 +10,7 @@
 //! | `/rules` | `rules.html` |
 //! | `/analysis` | `analysis.html`: the analysis board |
 //! | `/puzzles`, `/puzzles/{id}` | `puzzles.html`: puzzles from your games |
+//! | `/mod` | `mod.html`: the moderator's desk (the API says who may use it) |
 //! | `/css/…`, `/js/…`, `/img/…` | the file of that path |
 //! | anything else outside `/api` | `404.html`, status 404 |
 //!
@@ -46,6 +47,7 @@ const PAGES: &[(&str, &str)] = &[
     ("/leaderboard", "leaderboard.html"),
     ("/players/{name}", "player.html"),
     ("/welcome", "welcome.html"),
+    ("/mod", "mod.html"),
 ];
 
 /// The routes of a game's page, served with the status of the game: 404 when there is none.

@@ -13,7 +13,7 @@ use thiserror::Error;
 use crate::accounts::PublicName;
 use crate::accounts::rating::{RatedGame, RatingChange};
 use crate::accounts::rating::{is_provisional, shown};
-use crate::domain::{GameId, GameStatus, Winner};
+use crate::domain::{GameId, GameStatus, SanctionKind, Winner};
 use crate::http::error::{ApiError, api_error};
 use crate::json::RatingSide;
 use crate::live::{Pool, UnknownPool, winner_of};
@@ -197,7 +197,19 @@ async fn profile(
         .cloned()
         .unwrap_or_else(|| json!({}));
     body["name"] = json!(account.name);
+    body["id"] = json!(account.player_id);
     body["joined_at"] = json!(account.created_at.0);
+    // What moderators found, in public: engine assistance, or a closed account.
+    let sanctions = store.active_sanctions(&account.player_id).await?;
+    body["label"] = json!(
+        [SanctionKind::Closed, SanctionKind::Engine]
+            .into_iter()
+            .find(|kind| sanctions.contains(kind))
+            .map(|kind| match kind {
+                SanctionKind::Engine => "engine_assistance",
+                _ => "closed",
+            })
+    );
     body["pools"] = Value::Array(pools);
     body["recent_games"] = Value::Array(recent);
     body["puzzles"] = json!({ "total": puzzles.total, "solved": puzzles.solved });

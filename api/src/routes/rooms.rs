@@ -44,6 +44,8 @@ pub enum RoomRouteError {
     Taken,
     #[error("this is your own link: send it to a friend")]
     OwnRoom,
+    #[error("this invitation was declined")]
+    Declined,
     #[error("the request body is not a room: {0}")]
     BadRequest(String),
     #[error(transparent)]
@@ -69,6 +71,7 @@ impl ApiError for RoomRouteError {
             RoomRouteError::Expired => (StatusCode::GONE, "room_expired"),
             RoomRouteError::Taken => (StatusCode::CONFLICT, "room_taken"),
             RoomRouteError::OwnRoom => (StatusCode::CONFLICT, "own_room"),
+            RoomRouteError::Declined => (StatusCode::FORBIDDEN, "room_declined"),
             RoomRouteError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             RoomRouteError::Control(_) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_time_control"),
             RoomRouteError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
@@ -216,6 +219,10 @@ async fn join(
     let room = load(&store, &code, Timestamp::now()).await?;
     if room.host.id == session.player {
         return Err(RoomRouteError::OwnRoom);
+    }
+    // A link never seats two players one of whom blocked the other; it says no more than that.
+    if store.blocked_between(&room.host.id, &session.player).await? {
+        return Err(RoomRouteError::Declined);
     }
     // Joining again (another tab, a retry) is fine; another friend is refused (`Taken`).
     let guest = RoomMember { id: session.player.clone(), name: session.nickname.to_string() };

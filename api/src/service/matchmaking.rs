@@ -12,7 +12,7 @@ use outflank_matchmaker::{
 };
 
 use crate::accounts::rating::shown;
-use crate::domain::{ClientKey, GameId, Nickname, PlayerId, Timestamp};
+use crate::domain::{ClientKey, GameId, Nickname, PlayerId, SanctionKind, Timestamp};
 use crate::live::{Human, Pool, Setup, TimeControl};
 use crate::storage::{DbError, Store};
 
@@ -30,6 +30,8 @@ pub enum SeekRefusal {
     AccountRequired,
     #[error("choose your public name before playing ranked games")]
     NameRequired,
+    #[error("ranked play is closed to this account: a moderator found engine assistance")]
+    Sanctioned,
     #[error("matchmaking is unavailable right now; try again in a moment")]
     Unavailable,
 }
@@ -116,6 +118,13 @@ impl Matchmaking {
             Ok(None) => {}
             Err(error) => tracing::warn!(%error, "reading the last opponent failed"),
         }
+        // Blocks hold both ways; a store that cannot say waits the seeker out rather than
+        // pairing them with someone they blocked.
+        let avoided = self.store.avoided_by(player).await.map_err(|error| {
+            tracing::warn!(%error, "reading blocks failed");
+            QueueError::Backend(error.to_string())
+        })?;
+        ticket = ticket.avoiding(avoided.iter().map(|other| SeekerId::new(other.as_str())));
         self.queue.join(ticket, millis(self.now())).await
     }
 
@@ -183,6 +192,17 @@ impl Matchmaking {
         self.policy.computer_after_ms
     }
 
+    /// Whether a sanction keeps `player` out of ranked games.
+    async fn ranked_closed_to(&self, player: &PlayerId) -> Result<bool, SeekRefusal> {
+        match self.store.active_sanctions(player).await {
+            Ok(kinds) => Ok(kinds.contains(&SanctionKind::Engine)),
+            Err(error) => {
+                tracing::warn!(%error, "reading sanctions failed");
+                Err(SeekRefusal::Unavailable)
+            }
+        }
+    }
+
     /// The ratings `player` is paired by in each of `pools` of `queue`: their account's there
     /// (ranked games need a named account; `signed_in` says whether the session has one), or
     /// the starting rating for a guest.
@@ -218,6 +238,9 @@ impl Matchmaking {
             (QueueKind::Ranked, None) => return Err(SeekRefusal::AccountRequired),
             (QueueKind::Ranked, Some((account, _))) if account.name.is_none() => {
                 return Err(SeekRefusal::NameRequired);
+            }
+            (QueueKind::Ranked, Some(_)) if self.ranked_closed_to(player).await? => {
+                return Err(SeekRefusal::Sanctioned);
             }
             (_, Some((_, standings))) => standings,
             (QueueKind::Quick, None) => Vec::new(),

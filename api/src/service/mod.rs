@@ -37,6 +37,6 @@ pub use online::{
 };
 pub use review::{
     AnalysedPly, Analyses, AnalysisError, AnalysisResult, AnalysisSettings, DEFAULT_QUEUE,
-    DEFAULT_WORKERS, ENGINE, PER_ADDRESS, PER_PLAYER, SideSummary, puzzles,
+    DEFAULT_WORKERS, ENGINE, PER_ADDRESS, PER_PLAYER, SideSummary, fair_play, puzzles,
 };
 pub use time::{Clock, ManualClock};

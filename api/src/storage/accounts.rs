@@ -121,15 +121,21 @@ impl Store {
         account_row(&row)
     }
 
-    /// The account publicly called `name`, in any case.
+    /// The account publicly called `name` or a look-alike of it ([`PublicName::key`]). An
+    /// account whose key was left lower case only, as it looked like an older account's name
+    /// when keys were first folded (migration `20261207000018`), is found by its own name.
     ///
     /// # Errors
     /// [`DbError::NotFound`] when nobody is.
     pub async fn account_by_name(&self, name: &PublicName) -> DbResult<AccountRow> {
+        let unfolded = name.as_str().to_ascii_lowercase();
         let row = sqlx::query(&format!(
-            "SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE name_key = $1 AND deleted_at IS NULL"
+            "SELECT {ACCOUNT_COLUMNS} FROM accounts \
+             WHERE name_key IN ($1, $2) AND deleted_at IS NULL \
+             ORDER BY CASE WHEN name_key = $2 THEN 0 ELSE 1 END LIMIT 1"
         ))
         .bind(name.key())
+        .bind(unfolded)
         .fetch_optional(&self.pool)
         .await?
         .ok_or(DbError::NotFound)?;
@@ -137,7 +143,8 @@ impl Store {
     }
 
     /// Whether an account (not deleted) is publicly called by the name whose
-    /// [`PublicName::key`] is `key`: guests may not go by it.
+    /// [`PublicName::key`] is `key`, or a look-alike of it: guests may not go by it (`key` is
+    /// their [`Nickname::skeleton`](crate::domain::Nickname::skeleton), folded the same way).
     ///
     /// # Errors
     /// [`DbError::Other`] when the database fails.
@@ -153,7 +160,7 @@ impl Store {
     /// Gives account `id` its public name, once.
     ///
     /// # Errors
-    /// [`NameError::Taken`] when another account has it (in any case),
+    /// [`NameError::Taken`] when another account has it or a look-alike ([`PublicName::key`]),
     /// [`NameError::AlreadyNamed`] when this one has a name, `NotFound` without an account.
     pub async fn set_account_name(
         &self,
@@ -188,6 +195,8 @@ impl Store {
             .execute(&mut *tx)
             .await
             .map_err(DbError::from)?;
+        // The name's history is timed when it is chosen, as the account's creation is.
+        super::moderation::start_name(&mut tx, id, name.as_str(), Timestamp::now()).await?;
         tx.commit().await.map_err(DbError::from)?;
         Ok(())
     }

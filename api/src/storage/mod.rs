@@ -24,12 +24,15 @@ use write_connection::WriteConnection;
 
 mod accounts;
 mod analyses;
+mod blocks;
 mod columns;
+mod conduct;
 mod error;
 mod games;
 mod in_progress;
 mod lobby;
 mod models;
+mod moderation;
 mod players;
 mod plies;
 mod postgres_writer;
@@ -43,6 +46,8 @@ mod write_connection;
 mod write_latency;
 
 pub use accounts::{AccountRow, DELETED_PLAYER, NameError};
+pub use blocks::{BlockRow, MAX_BLOCKS};
+pub use conduct::{EARLY_PLIES, Endings, PairRecord, ReviewedGame};
 pub use error::{DbError, DbResult};
 pub use in_progress::InProgress;
 pub use lobby::{LobbyGame, SeatStanding, ShownName};
@@ -50,6 +55,10 @@ pub use models::{
     AnalysisRequester, AnalysisRow, AnalysisStatus, FinishedGame, GameRecord, GameRow, GameSource,
     MoveRow, NewGame, NewRoom, OpenAnalyses, PuzzleRow, QueuedAnalysis, RoomGame, RoomMember,
     RoomRow, SeatRow,
+};
+pub use moderation::{
+    CLOSED_ACCOUNT, LogRow, ModeratorRow, NameSpan, NewReport, REFUND_WINDOW_MS, RENAMED_PLAYER,
+    REPORTS_PER_DAY, RefundRow, ReportError, ReportRow, SanctionError, SanctionRow,
 };
 pub use players::PlayerRow;
 pub use puzzles::PuzzleCounts;

@@ -48,8 +48,11 @@ pub struct PooledChange {
 /// The columns of `ratings` read by [`standing_row`].
 const STANDING_COLUMNS: &str = "r.pool, r.rating, r.rated_games, r.wins, r.draws, r.losses";
 
-/// Who the leaderboards rank: named accounts that are not deleted, with a rated game in the pool.
-const RANKED: &str = "a.deleted_at IS NULL AND a.name IS NOT NULL AND r.rated_games > 0";
+/// Who the leaderboards rank: named accounts that are not deleted, with a rated game in the
+/// pool, not sanctioned for engine assistance nor closed.
+const RANKED: &str = "a.deleted_at IS NULL AND a.name IS NOT NULL AND r.rated_games > 0 \
+    AND NOT EXISTS (SELECT 1 FROM sanctions s WHERE s.player_id = a.player_id \
+    AND s.lifted_at IS NULL AND s.kind IN ('engine', 'closed'))";
 
 impl Store {
     /// Player `id`'s standing in every pool, in [`Pool::ALL`]'s order; a pool it has not
@@ -175,12 +178,14 @@ impl Store {
             "SELECT COUNT(*) AS n FROM ratings r JOIN accounts a ON a.player_id = r.player_id \
              WHERE r.pool = $1 AND {RANKED} AND ( \
                 r.rating > $2 OR (r.rating = $2 AND r.rated_games > $3) \
-                OR (r.rating = $2 AND r.rated_games = $3 AND a.name_key < $4))"
+                OR (r.rating = $2 AND r.rated_games = $3 AND a.name_key < ( \
+                    SELECT k.name_key FROM accounts k \
+                    WHERE k.name = $4 AND k.deleted_at IS NULL)))"
         ))
         .bind(standing.pool.key())
         .bind(standing.rating)
         .bind(i64::from(standing.rated_games))
-        .bind(name.to_ascii_lowercase())
+        .bind(name)
         .fetch_one(&self.pool)
         .await?;
         let ahead: u32 = convert("n", get::<i64>(&row, "n")?)?;

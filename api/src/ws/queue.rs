@@ -171,6 +171,7 @@ impl QueueSocket {
                 let code = match refusal {
                     SeekRefusal::AccountRequired => codes::ACCOUNT_REQUIRED,
                     SeekRefusal::NameRequired => codes::NAME_REQUIRED,
+                    SeekRefusal::Sanctioned => codes::RANKED_CLOSED,
                     SeekRefusal::Unavailable => codes::UNAVAILABLE,
                 };
                 return socket.send(&QueueMsg::error(code, refusal)).await;

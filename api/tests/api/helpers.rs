@@ -264,6 +264,11 @@ impl TestApp {
     }
 
     /// Moves the live games' clock forward by `millis` (only for [`spawn_app_with_clock`]).
+    /// The database this server stores in, for the server binary's commands.
+    pub fn database_url(&self) -> &str {
+        self.settings.database_url.expose()
+    }
+
     pub fn advance(&self, millis: i64) {
         self.clock.as_ref().expect("a server started with spawn_app_with_clock").advance(millis);
     }

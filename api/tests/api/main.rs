@@ -21,6 +21,7 @@ mod hostile_provider;
 mod limits;
 mod lobby;
 mod metrics;
+mod moderation;
 mod oidc_support;
 mod openapi;
 mod openings;

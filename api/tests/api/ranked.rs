@@ -7,7 +7,7 @@ use crate::helpers::{Socket, TestApp, User, spawn_app_with};
 use crate::oidc_support::{local_provider, named_account, sign_in};
 
 /// A server signing in at the local provider; `None` when the test is skipped without it.
-async fn app() -> Option<TestApp> {
+pub(crate) async fn app() -> Option<TestApp> {
     let provider = local_provider()?;
     let app = spawn_app_with(|settings| {
         settings.oidc = Some(provider.settings());
@@ -18,7 +18,7 @@ async fn app() -> Option<TestApp> {
 }
 
 /// Pairs `ann` and `bob` in the ranked queue; returns the game id.
-async fn pair(ann: &User, bob: &User) -> String {
+pub(crate) async fn pair(ann: &User, bob: &User) -> String {
     let mut ann_queue = ann.queue().await;
     let mut bob_queue = bob.queue().await;
     ann_queue.send(json!({ "type": "seek", "queue": "ranked" })).await;
@@ -82,7 +82,7 @@ async fn opened(alice: &User, bob: &User, id: &str) -> (Socket, String, Socket) 
 
 /// Alice and Bob play a ranked game that Alice resigns after the opening; returns both and the
 /// game's id once the ratings have moved.
-async fn alice_resigns_to_bob(app: &TestApp) -> (User, User, String) {
+pub(crate) async fn alice_resigns_to_bob(app: &TestApp) -> (User, User, String) {
     let alice = named_account(app, "alice-sub", "Alice").await;
     let bob = named_account(app, "bob-sub", "Bob").await;
     let id = pair(&alice, &bob).await;

@@ -108,6 +108,37 @@ async fn a_taken_or_invalid_public_name_is_refused_clearly() {
 }
 
 #[actix_web::test]
+async fn a_public_name_that_looks_like_a_taken_one_is_taken() {
+    let Some(app) = app_with_local_provider().await else { return };
+    named_account(&app, "anno-sub", "Anno").await;
+    let (bob, _) = sign_in(&app, "bob-sub").await;
+
+    let taken = bob.post("/api/account/name", &json!({ "name": "ANN0" })).await;
+    assert_eq!(taken.status(), 409);
+    let body: Value = taken.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "name_taken");
+    assert_eq!(body["error"]["message"], "that name is taken: choose another");
+    let me: Value = bob.get("/api/me").await.json().await.unwrap();
+    assert_eq!(me["account"]["name"], Value::Null);
+}
+
+#[actix_web::test]
+async fn a_public_name_that_looks_like_a_kept_one_is_refused() {
+    let Some(app) = app_with_local_provider().await else { return };
+    let (bob, _) = sign_in(&app, "bob-sub").await;
+    for name in ["C0MPUTER", "Closed-Account"] {
+        let refused = bob.post("/api/account/name", &json!({ "name": name })).await;
+        assert_eq!(refused.status(), 422, "{name}");
+        let body: Value = refused.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "bad_name", "{name}");
+        assert_eq!(
+            body["error"]["message"], "that name is kept for the site: choose another",
+            "{name}"
+        );
+    }
+}
+
+#[actix_web::test]
 async fn a_guest_cannot_choose_a_public_name() {
     let Some(app) = app_with_local_provider().await else { return };
     let guest = app.user("Ann").await;
@@ -283,8 +314,11 @@ async fn an_unsigned_id_token_is_refused() {
 async fn a_guest_cannot_go_by_an_accounts_public_name() {
     let Some(app) = app_with_local_provider().await else { return };
     named_account(&app, "coco-sub", "Coco").await;
-    // The last is written in Cyrillic letters alone.
-    for nickname in ["Coco", "COCO", "\u{441}\u{43e}\u{441}\u{43e}"] {
+    named_account(&app, "anno-sub", "Anno").await;
+    // The third is written in Cyrillic letters alone.
+    for nickname in
+        ["Coco", "COCO", "\u{441}\u{43e}\u{441}\u{43e}", "C0C0", "Cócó", "Ann0", "ANN0", "Ånno"]
+    {
         let response = app.post_json("/api/session", &json!({ "nickname": nickname })).await;
         assert_eq!(response.status(), 409, "{nickname}");
         let body: Value = response.json().await.unwrap();

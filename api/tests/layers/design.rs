@@ -4,7 +4,7 @@
 /// From the bottom up. A module belongs to the layer of the longest prefix of its path listed
 /// here, and uses only its own layer and those beneath it.
 pub const LAYERS: &[(&str, &[&str])] = &[
-    ("core", &["domain", "live", "accounts", "secret", "metrics", "telemetry"]),
+    ("core", &["domain", "live", "accounts", "fair_play", "secret", "metrics", "telemetry"]),
     ("storage", &["storage"]),
     ("cluster", &["cluster"]),
     ("service", &["service", "identity"]),
@@ -22,6 +22,7 @@ pub const LAYERS: &[(&str, &[&str])] = &[
             "main",
             "lib",
             "banner",
+            "commands",
         ],
     ),
 ];

@@ -2,7 +2,8 @@
 // one), games in progress with their boards as they change (the best rated one larger, the
 // site's "TV"), and the latest results. The server pushes the lobby over /api/lobby/ws as it
 // changes; while the socket is down, /api/lobby is asked every 10 s instead. Each is one
-// answer, so the numbers agree with each other and with the lists.
+// answer, so the numbers agree with each other and with the lists. Players the signed-in
+// account blocked are left out of the lists (the counts still count them).
 import * as api from '../api.js';
 import { formatRating, profileUrl } from '../account.js';
 import { POOLS, socketUrl } from '../protocol.js';
@@ -198,6 +199,17 @@ function fill(id, items, make) {
 }
 
 let last = null; // the lobby last drawn, drawn again as time passes
+let hiddenNames = new Set(); // the names the signed-in account blocked, in lower case
+
+/** Leaves the players named in `names` (those the account blocked) out of the lobby: their
+ *  presence, their seeks, their games and results. */
+export function hideNames(names) {
+  hiddenNames = new Set([...names].map((name) => String(name).toLowerCase()));
+  if (last) render(last);
+}
+
+const hides = (seat) => Boolean(seat) && hiddenNames.has(String(seat.name).toLowerCase());
+const shownGame = (game) => !hides(game.black) && !hides(game.white);
 
 /** Draws `lobby` (the body of GET /api/lobby); throws on an answer of another shape. */
 function render(lobby) {
@@ -206,17 +218,19 @@ function render(lobby) {
   const stats = $('stats');
   stats.textContent = statsLine(lobby);
   stats.hidden = false;
-  const seeks = Array.isArray(lobby.seeks) ? lobby.seeks.filter((seek) => Array.isArray(seek.pools) && seek.pools.length) : [];
-  const live = Array.isArray(lobby.live_games) ? lobby.live_games : [];
-  const results = Array.isArray(lobby.recent_results) ? lobby.recent_results : [];
-  const people = Array.isArray(lobby.online_players) ? lobby.online_players : [];
+  const seeks = Array.isArray(lobby.seeks)
+    ? lobby.seeks.filter((seek) => Array.isArray(seek.pools) && seek.pools.length && !hides(seek)) : [];
+  const live = Array.isArray(lobby.live_games) ? lobby.live_games.filter(shownGame) : [];
+  const results = Array.isArray(lobby.recent_results) ? lobby.recent_results.filter(shownGame) : [];
+  const people = Array.isArray(lobby.online_players) ? lobby.online_players.filter((player) => !hides(player)) : [];
   fill('online-players', people, onlineItem);
   fill('open-seeks', seeks, seekItem);
   $('seeks-empty').hidden = seeks.length > 0;
   fill('live-games', live, (game, index) => liveItem(game, index));
-  $('live-empty').hidden = live.length > 0;
+  // "None right now" only when there is none: not when all there is was hidden.
+  $('live-empty').hidden = live.length > 0 || (lobby.live_games || []).length > 0;
   fill('recent-results', results, resultItem);
-  $('results-empty').hidden = results.length > 0;
+  $('results-empty').hidden = results.length > 0 || (lobby.recent_results || []).length > 0;
   $('lobby-error').hidden = true;
 }
 

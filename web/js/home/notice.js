@@ -6,6 +6,7 @@ const NOTICES = Object.freeze({
   cancelled: 'Sign-in was cancelled. You can still play every way except Ranked without an account.',
   failed: 'Signing in with Google did not work. Please try again.',
   unavailable: 'Sign-in with Google is unavailable right now. Please try again later.',
+  closed: 'This account was closed by a moderator for breaking the site\'s rules. You can still play as a guest.',
 });
 
 function showNotice() {

@@ -1,7 +1,8 @@
 // Ranked: for signed-in accounts with a public name. Everyone else is told what is missing,
 // with the way to get it (sign in, or choose a name), or that sign-in is not set up here.
 // A named account chooses the time controls (rating pools) to seek in, one or several; the
-// choice is remembered in this browser.
+// choice is remembered in this browser. An account a moderator found using engine assistance
+// is told that ranked games are closed to it.
 import { POOLS, Queue } from '../protocol.js';
 import { formatRating, profileUrl, signInUrl, welcomeUrl } from '../account.js';
 import { rankedPools, setRankedPools } from '../prefs.js';
@@ -9,6 +10,7 @@ import { $ } from './dom.js';
 import { seekerCard, syncButtons } from './search.js';
 
 let allowed = false;
+let closed = false; // a moderator closed ranked play to the account
 let lastWho = { google: false, account: null };
 
 /** The pools ticked, in the chooser's order. */
@@ -59,7 +61,10 @@ export function renderRanked({ google, account }) {
   chooseName.hidden = true;
   line.classList.remove('muted');
   $('ranked-pools').hidden = true;
-  if (account && account.name) {
+  if (account && account.name && closed) {
+    line.textContent = 'Ranked games are closed to your account: a moderator found engine assistance.';
+    allowed = false;
+  } else if (account && account.name) {
     line.replaceChildren('Signed in as ');
     const link = document.createElement('a');
     link.href = profileUrl(account.name);
@@ -80,8 +85,14 @@ export function renderRanked({ google, account }) {
     line.classList.add('muted');
     allowed = false;
   }
-  line.dataset.state = account ? (account.name ? 'named' : 'unnamed') : (google ? 'guest' : 'unavailable');
+  line.dataset.state = account ? (account.name ? (closed ? 'closed' : 'named') : 'unnamed') : (google ? 'guest' : 'unavailable');
   syncButtons();
+}
+
+/** Ranked play is closed to the account (a sanction): the card says so, with no button. */
+export function closeRanked() {
+  closed = true;
+  renderRanked(lastWho);
 }
 
 export function initRanked() {
@@ -97,6 +108,9 @@ export function initRanked() {
       if (msg.code === 'account_required' || msg.code === 'name_required') {
         renderRanked({ google: lastWho.google, account: msg.code === 'name_required' ? { name: null } : null });
       }
+      // A moderator closed ranked play to the account since the page was drawn: the
+      // server's sentence stays under the card, which offers no search any more.
+      if (msg.code === 'ranked_closed') closeRanked();
     },
   });
 }

@@ -35,7 +35,7 @@ use crate::storage::{
 use crate::service::compute::{IdleThreads, LiveSearches};
 use crate::service::time::Clock;
 
-use super::puzzles;
+use super::{fair_play, puzzles};
 
 /// The engine that makes the analyses, stored with each: `outflank-engine 0.1.0`.
 pub const ENGINE: &str = concat!("outflank-engine ", env!("CARGO_PKG_VERSION"));
@@ -475,7 +475,16 @@ async fn analyse(inner: &Arc<Inner>, game_id: &GameId, source: GameSource) -> Re
             if let Err(error) = store.add_puzzles(&puzzles).await {
                 tracing::warn!(game = %game_id, %error, "puzzles of the game not stored");
             }
-            store.finish_analysis(game_id, &inner.node, &text, inner.clock.now()).await
+            store.finish_analysis(game_id, &inner.node, &text, inner.clock.now()).await?;
+            if source == GameSource::Played {
+                // The moderators hear of a player far outside their band; a failure here loses
+                // one look, never the review.
+                if let Err(error) = fair_play::after_review(store, game_id, inner.clock.now()).await
+                {
+                    tracing::warn!(game = %game_id, %error, "fair-play signal not computed");
+                }
+            }
+            Ok(())
         }
         // The node that took it over stores it.
         Err(RunError::LostClaim) => Ok(()),

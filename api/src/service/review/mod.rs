@@ -1,7 +1,9 @@
 //! Reviews of finished games by the engine ([`Analyses`]), and the puzzles made from the
-//! players' mistakes in them ([`puzzles`]).
+//! players' mistakes in them ([`puzzles`]), and what they say about a player's fair play
+//! ([`fair_play`]).
 
 mod analysis;
+pub mod fair_play;
 pub mod puzzles;
 
 pub use analysis::{

@@ -68,6 +68,8 @@ pub mod codes {
     pub const ACCOUNT_REQUIRED: &str = "account_required";
     /// Ranked games need a public name (queue socket).
     pub const NAME_REQUIRED: &str = "name_required";
+    /// A moderator closed ranked play to the account (queue socket).
+    pub const RANKED_CLOSED: &str = "ranked_closed";
     /// The seeker is already in the queue (queue socket).
     pub const ALREADY_SEEKING: &str = "already_seeking";
     /// `seek` named no queue there is (queue socket).
