@@ -7,12 +7,13 @@
 //!     [--load FILE]
 //! ```
 //!
-//! Each pair of neighbouring levels plays `--games` games (default 40; 16 with `--quick`, too
-//! few for most bands: a check that everything runs), and each level plays the level three
-//! above it half as many (at least 10). Each game starts from an XOT opening drawn with
-//! `--seed` (default 1), played twice with colours swapped. Each game is reviewed as the
-//! server reviews rated games (`--depth` 12, exact from `--exact` 20 empties), from the
-//! position after the opening, and each side's moves become a [`GameStats`]. Then:
+//! Each pair of neighbouring levels plays `--games` games (default 40; 20 with `--quick`, a
+//! check that everything runs, whose bands of levels 1 and 10 are too small to assess against),
+//! and each level plays the level three above it half as many (at least 10). Each game starts
+//! from an XOT opening drawn with `--seed` (default 1), played twice with colours swapped. Each
+//! game is reviewed as the server reviews rated games (`--depth` 12, exact from `--exact` 20
+//! empties), from the position after the opening, and each side's moves become a
+//! [`GameStats`]. Then:
 //!
 //! - **bands**: level k's band is its games against levels k − 1 and k + 1, the players of its
 //!   rating;
@@ -101,7 +102,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
         match arg.as_str() {
             "--games" => options.games = number(&value("--games")?)?,
-            "--quick" => options.games = 16,
+            "--quick" => options.games = 20,
             "--seed" => options.seed = number(&value("--seed")?)?,
             "--threads" => options.threads = number(&value("--threads")?)?,
             "--depth" => options.review.depth = number(&value("--depth")?)?,
