@@ -77,7 +77,8 @@ pub struct Counts {
 
 /// Who is online as of one moment: everyone seated in a game in progress, everyone waiting,
 /// and whoever has a socket open on this node.
-struct Presence {
+#[derive(Debug)]
+pub struct Presence {
     playing: HashSet<PlayerId>,
     waiting: Vec<PlayerId>,
     here: HashSet<PlayerId>,
@@ -85,7 +86,11 @@ struct Presence {
 }
 
 impl Presence {
-    async fn now(
+    /// Who is online at `now`.
+    ///
+    /// # Errors
+    /// [`LobbyError`] when the store cannot be read; an unreachable queue counts nobody waiting.
+    pub async fn now(
         online: &Online,
         matchmaking: &Matchmaking,
         store: &Store,
@@ -104,6 +109,11 @@ impl Presence {
             here: online.players().into_iter().collect(),
             games_in_progress,
         })
+    }
+
+    /// Whether `player` is online.
+    pub fn includes(&self, player: &PlayerId) -> bool {
+        self.playing.contains(player) || self.here.contains(player) || self.waiting.contains(player)
     }
 
     /// Everyone online, each once.

@@ -1,6 +1,7 @@
 //! Ratings in public: `GET /api/leaderboard?pool=P&page=N` (a pool's top 100, 25 a page; the
-//! 30-s pool by default) and `GET /api/players/{name}` (a profile: rating, rank, results and
-//! rating history in each pool, recent games, puzzles from their games).
+//! 30-s pool by default), `GET /api/players?q=PREFIX` (finding a player by the start of their
+//! name) and `GET /api/players/{name}` (a profile: rating, rank, results and rating history in
+//! each pool, recent games, puzzles from their games).
 
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
@@ -13,10 +14,12 @@ use thiserror::Error;
 use crate::accounts::PublicName;
 use crate::accounts::rating::{RatedGame, RatingChange};
 use crate::accounts::rating::{is_provisional, shown};
-use crate::domain::{GameId, GameStatus, SanctionKind, Winner};
+use crate::domain::{GameId, GameStatus, SanctionKind, Timestamp, Winner};
 use crate::http::error::{ApiError, api_error};
 use crate::json::RatingSide;
 use crate::live::{Pool, UnknownPool, winner_of};
+use crate::routes::lobby::Presence;
+use crate::service::{Matchmaking, Online};
 use crate::storage::{DbError, PoolStanding, Store};
 
 /// Players on one leaderboard page.
@@ -25,10 +28,13 @@ pub const PER_PAGE: u32 = 25;
 pub const TOP: u32 = 100;
 /// Games listed on a profile.
 const RECENT_GAMES: u32 = 20;
+/// Players a search finds at most.
+const SEARCH_RESULTS: u32 = 10;
 
 pub fn configure(config: &mut ServiceConfig) {
     config
         .route("/api/leaderboard", web::get().to(leaderboard))
+        .route("/api/players", web::get().to(search))
         .route("/api/players/{name}", web::get().to(profile));
 }
 
@@ -39,6 +45,8 @@ pub enum PlayerRouteError {
     NotFound,
     #[error("page must be a number from 1")]
     BadPage,
+    #[error("search with 1 to 20 characters of a name")]
+    BadSearch,
     #[error(transparent)]
     UnknownPool(#[from] UnknownPool),
     #[error("the server could not read that; please try again")]
@@ -58,6 +66,7 @@ impl ApiError for PlayerRouteError {
     fn status_and_code(&self) -> (StatusCode, &'static str) {
         match self {
             PlayerRouteError::NotFound => (StatusCode::NOT_FOUND, "not_found"),
+            PlayerRouteError::BadSearch => (StatusCode::BAD_REQUEST, "bad_search"),
             PlayerRouteError::BadPage => (StatusCode::BAD_REQUEST, "bad_request"),
             PlayerRouteError::UnknownPool(_) => (StatusCode::UNPROCESSABLE_ENTITY, "unknown_pool"),
             PlayerRouteError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
@@ -214,6 +223,53 @@ async fn profile(
     body["recent_games"] = Value::Array(recent);
     body["puzzles"] = json!({ "total": puzzles.total, "solved": puzzles.solved });
     Ok(HttpResponse::Ok().json(body))
+}
+
+#[derive(Debug, Deserialize)]
+struct SearchQuery {
+    q: Option<String>,
+}
+
+/// `GET /api/players?q=an`: the accounts whose public name starts with `q` (look-alikes
+/// folded: `ann0` finds Anno), in name order, each with its rating in every pool it has
+/// played and whether it is online.
+async fn search(
+    query: web::Query<SearchQuery>,
+    store: web::Data<Store>,
+    online: web::Data<Online>,
+    matchmaking: web::Data<Matchmaking>,
+) -> Result<HttpResponse, PlayerRouteError> {
+    let prefix = query.q.as_deref().map(str::trim).unwrap_or_default();
+    if !(1..=PublicName::MAX).contains(&prefix.chars().count()) {
+        return Err(PlayerRouteError::BadSearch);
+    }
+    let accounts = store.search_accounts(prefix, SEARCH_RESULTS).await?;
+    let presence = Presence::now(&online, &matchmaking, &store, Timestamp::now())
+        .await
+        .map_err(|error| PlayerRouteError::Unavailable(error.to_string()))?;
+    let mut players = Vec::with_capacity(accounts.len());
+    for account in &accounts {
+        let ratings: serde_json::Map<String, Value> = store
+            .standings(&account.player_id)
+            .await?
+            .iter()
+            .filter(|standing| standing.rated_games > 0)
+            .map(|standing| {
+                let rating = json!({
+                    "rating": shown(standing.rating),
+                    "provisional": is_provisional(standing.rated_games),
+                    "rated_games": standing.rated_games,
+                });
+                (standing.pool.key().to_owned(), rating)
+            })
+            .collect();
+        players.push(json!({
+            "name": account.name,
+            "online": presence.includes(&account.player_id),
+            "ratings": ratings,
+        }));
+    }
+    Ok(HttpResponse::Ok().json(json!({ "players": players })))
 }
 
 /// Where an account stands on `standing`'s pool's leaderboard, if within the top [`TOP`].

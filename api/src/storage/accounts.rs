@@ -142,6 +142,36 @@ impl Store {
         account_row(&row)
     }
 
+    /// Up to `limit` named accounts whose public name starts with `prefix`, look-alikes folded
+    /// (`prefix` as it was typed), in name order; closed accounts are left out.
+    ///
+    /// # Errors
+    /// [`DbError::Other`] when the database fails.
+    pub async fn search_accounts(&self, prefix: &str, limit: u32) -> DbResult<Vec<AccountRow>> {
+        let key = crate::domain::fold_look_alikes(prefix);
+        // `_` is a name's letter but LIKE's wildcard: escaped, with `%` and the escape itself.
+        let pattern: String = key
+            .chars()
+            .flat_map(|c| match c {
+                '\\' | '%' | '_' => vec!['\\', c],
+                other => vec![other],
+            })
+            .chain(['%'])
+            .collect();
+        let rows = sqlx::query(&format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM accounts a \
+             WHERE a.name_key LIKE $1 ESCAPE '\\' AND a.name IS NOT NULL \
+             AND a.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM sanctions s \
+                WHERE s.player_id = a.player_id AND s.kind = 'closed' AND s.lifted_at IS NULL) \
+             ORDER BY a.name_key LIMIT $2"
+        ))
+        .bind(pattern)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(account_row).collect()
+    }
+
     /// Whether an account (not deleted) is publicly called by the name whose
     /// [`PublicName::key`] is `key`, or a look-alike of it: guests may not go by it (`key` is
     /// their [`Nickname::skeleton`](crate::domain::Nickname::skeleton), folded the same way).

@@ -30,6 +30,7 @@ mod puzzles;
 mod quick;
 mod ranked;
 mod records;
+mod search;
 mod session;
 mod sign_in;
 mod signed_out;
