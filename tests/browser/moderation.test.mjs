@@ -3,7 +3,8 @@
 // binary, finds him in the queue, opens his file and sanctions him for engine assistance; Ann
 // sees her report acted on, the refund notice and her rating back, Bob's profile his label,
 // the leaderboard no longer him; the log's Undo lifts it again. Also blocking (the lobby hides
-// who you blocked), and the desk refused to everyone else.
+// who you blocked), the desk refused to everyone else, and finding those players by the start
+// of their name on the leaderboard page.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -321,5 +322,25 @@ describe('reports, sanctions and blocks', () => {
     await screenshot(mia, 'mod-log-phone');
     assertNoConsoleErrors(mia);
     await mia.context().close();
+  });
+});
+
+describe('finding a player', () => {
+  test('the start of a name, in any case, finds the player on the leaderboard page', async () => {
+    const page = await newPage(browser, { bypassCSP: true });
+    await page.goto(`${server.base}/leaderboard`);
+    await page.fill('#find-name', 'AN');
+    await page.waitForSelector('#find-results li');
+    assert.deepEqual(await rows(page, '#find-results li'), ['Ann — 30s 1,180?'], 'her rating after the undone refund');
+    await page.click('#find-results a');
+    await page.waitForURL(`${server.base}/players/Ann`);
+    await page.goBack();
+    await page.fill('#find-name', 'zed');
+    await page.press('#find-name', 'Enter');
+    await page.waitForFunction(() => document.querySelector('#find-status').textContent.startsWith('Nobody'));
+    assert.equal(await page.textContent('#find-status'), 'Nobody\u2019s name starts with \u201Czed\u201D.');
+    assert.deepEqual(await axeViolations(page), []);
+    assertNoConsoleErrors(page);
+    await page.context().close();
   });
 });

@@ -88,6 +88,9 @@ export const auth = () => request('GET', '/api/auth');
 export const setAccountName = (name) => request('POST', '/api/account/name', { name });
 export const signOut = () => request('DELETE', '/api/session');
 export const deleteAccount = () => request('DELETE', '/api/account');
+/** The accounts whose public name starts with `q`. */
+export const findPlayers = (q) => request('GET', `/api/players?${new URLSearchParams({ q })}`);
+
 /** A page of a pool's leaderboard (`pool` left out: the default pool). */
 export function leaderboard(page, pool) {
   const query = new URLSearchParams({ page: String(page) });

@@ -3,6 +3,7 @@
 import * as api from './api.js';
 import { formatRating, profileUrl, whoAmI } from './account.js';
 import './header.js';
+import { playerSearch } from './players/search.js';
 
 const $ = (id) => document.getElementById(id);
 const number = new Intl.NumberFormat('en');
@@ -139,3 +140,5 @@ load().catch((error) => {
   }
   $('board-error').textContent = `The leaderboard could not be loaded: ${error.message}`;
 });
+
+playerSearch($('find-player'), $('find-results'), $('find-status'));
