@@ -105,24 +105,31 @@ impl Store {
         self.with_times(&rows).await
     }
 
-    /// Reads [`REVIEWED_COLUMNS`] rows, with each game's ply times.
+    /// Reads [`REVIEWED_COLUMNS`] rows, with each game's ply times, read in one query.
     async fn with_times(&self, rows: &[AnyRow]) -> DbResult<Vec<ReviewedGame>> {
-        let mut games = Vec::with_capacity(rows.len());
+        let mut ids: Vec<String> =
+            rows.iter().map(|row| get(row, "game_id")).collect::<DbResult<_>>()?;
+        ids.sort_unstable();
+        ids.dedup();
         let mut times: HashMap<String, Vec<Timestamp>> = HashMap::new();
+        if !ids.is_empty() {
+            let placeholders: Vec<String> = (1..=ids.len()).map(|n| format!("${n}")).collect();
+            let sql = format!(
+                "SELECT game_id, played_at FROM moves WHERE game_id IN ({}) ORDER BY game_id, ply",
+                placeholders.join(", ")
+            );
+            let mut query = sqlx::query(&sql);
+            for id in &ids {
+                query = query.bind(id);
+            }
+            for ply in query.fetch_all(&self.pool).await? {
+                let game_id: String = get(&ply, "game_id")?;
+                times.entry(game_id).or_default().push(Timestamp(get(&ply, "played_at")?));
+            }
+        }
+        let mut games = Vec::with_capacity(rows.len());
         for row in rows {
             let game_id: String = get(row, "game_id")?;
-            if !times.contains_key(&game_id) {
-                let plies =
-                    sqlx::query("SELECT played_at FROM moves WHERE game_id = $1 ORDER BY ply")
-                        .bind(&game_id)
-                        .fetch_all(&self.pool)
-                        .await?;
-                let at = plies
-                    .iter()
-                    .map(|ply| Ok(Timestamp(get(ply, "played_at")?)))
-                    .collect::<DbResult<Vec<_>>>()?;
-                times.insert(game_id.clone(), at);
-            }
             let started: Option<i64> = get(row, "turn_started_at")?;
             games.push(ReviewedGame {
                 game_id: parse("game_id", &game_id)?,
@@ -131,7 +138,7 @@ impl Store {
                 rating: get(row, "rating_before")?,
                 review: get::<Option<String>>(row, "result")?.unwrap_or_default(),
                 started_at: Timestamp(started.unwrap_or(get(row, "created_at")?)),
-                played_at: times[&game_id].clone(),
+                played_at: times.get(&game_id).cloned().unwrap_or_default(),
             });
         }
         Ok(games)
