@@ -551,6 +551,56 @@ text_enum!(
     }
 );
 
+identifier!(
+    /// A challenge from one account to another.
+    ChallengeId, "challenge id", 12
+);
+
+identifier!(
+    /// A notification kept for an account.
+    NotificationId, "notification id", 12
+);
+
+text_enum!(
+    /// Where a challenge stands. An open challenge past its expiry reads as `Expired`.
+    ChallengeStatus, "challenge status" {
+        /// Waiting for the challenged player.
+        Open = "open",
+        /// Accepted: its game is being played.
+        Accepted = "accepted",
+        /// Declined by the challenged player (or refused without telling why).
+        Declined = "declined",
+        /// Withdrawn by its sender.
+        Cancelled = "cancelled",
+        /// Nobody answered in time.
+        Expired = "expired",
+    }
+);
+
+text_enum!(
+    /// The colour a challenger asks to play.
+    ColourChoice, "colour" {
+        /// Drawn when the challenge is accepted.
+        Random = "random",
+        Black = "black",
+        White = "white",
+    }
+);
+
+text_enum!(
+    /// What a notification is about.
+    NotificationKind, "notification kind" {
+        /// Someone challenged the player.
+        ChallengeReceived = "challenge_received",
+        /// The player's challenge was accepted: its game is on.
+        ChallengeAccepted = "challenge_accepted",
+        /// The player's challenge was declined.
+        ChallengeDeclined = "challenge_declined",
+        /// A moderator acted on a report the player made.
+        ReportActedOn = "report_acted_on",
+    }
+);
+
 text_enum!(
     /// What a moderator can do to an account; each can be lifted.
     SanctionKind, "sanction kind" {

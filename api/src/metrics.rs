@@ -46,6 +46,8 @@ pub enum SocketKind {
     Queue,
     /// `/api/lobby/ws`: a visitor watching the lobby.
     Lobby,
+    /// `/api/me/ws`: a signed-in player's challenges and notifications, on any page.
+    Player,
 }
 
 /// What kind of error `outflank_errors_total` counts.
@@ -95,6 +97,7 @@ struct Registry {
     game_sockets: AtomicI64,
     queue_sockets: AtomicI64,
     lobby_sockets: AtomicI64,
+    player_sockets: AtomicI64,
     /// Indexed like [`Mode::ALL`].
     live_games: Vec<AtomicI64>,
     moves: AtomicU64,
@@ -115,6 +118,7 @@ impl Default for Registry {
             game_sockets: AtomicI64::new(0),
             queue_sockets: AtomicI64::new(0),
             lobby_sockets: AtomicI64::new(0),
+            player_sockets: AtomicI64::new(0),
             live_games: Mode::ALL.iter().map(|_| AtomicI64::new(0)).collect(),
             moves: AtomicU64::new(0),
             move_ack: Histogram::new(LATENCY_BUCKETS),
@@ -208,9 +212,12 @@ impl Metrics {
             "gauge",
             "WebSockets open on this node, by kind.",
         );
-        for (kind, gauge) in
-            [("game", &r.game_sockets), ("queue", &r.queue_sockets), ("lobby", &r.lobby_sockets)]
-        {
+        for (kind, gauge) in [
+            ("game", &r.game_sockets),
+            ("queue", &r.queue_sockets),
+            ("lobby", &r.lobby_sockets),
+            ("player", &r.player_sockets),
+        ] {
             let value = gauge.load(Ordering::Relaxed);
             let _ = writeln!(out, "outflank_sockets_open{{kind=\"{kind}\"}} {value}");
         }
@@ -291,6 +298,7 @@ impl Metrics {
             SocketKind::Game => &self.inner.game_sockets,
             SocketKind::Queue => &self.inner.queue_sockets,
             SocketKind::Lobby => &self.inner.lobby_sockets,
+            SocketKind::Player => &self.inner.player_sockets,
         }
     }
 

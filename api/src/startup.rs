@@ -8,6 +8,7 @@ use actix_web::dev::{Server, ServerHandle};
 use actix_web::{App, HttpServer, middleware, web};
 
 use crate::lobby_feed::LobbyFeed;
+use crate::player_feed::PlayerFeed;
 use thiserror::Error;
 
 use crate::cluster::Cluster;
@@ -206,6 +207,7 @@ impl Application {
         let sockets_per_address =
             usize::try_from(settings.sockets_per_address).unwrap_or(usize::MAX);
         let online = Online::new(sockets_per_address);
+        let player_feed = web::Data::new(PlayerFeed::new(shared_sockets.clone()));
         let open_sockets = OpenSockets::new(online.clone(), shared_sockets);
         actix_web::rt::spawn(open_sockets.clone().recount_after_reconnections());
         let open_sockets = web::Data::new(open_sockets);
@@ -257,6 +259,7 @@ impl Application {
                 .app_data(online.clone())
                 .app_data(open_sockets.clone())
                 .app_data(lobby_feed.clone())
+                .app_data(player_feed.clone())
                 .app_data(metrics.clone())
                 .app_data(rate_limits.clone())
                 .app_data(trusted_proxies.clone())

@@ -23,10 +23,11 @@ use redis::{AsyncCommands, Script};
 use thiserror::Error;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use crate::domain::GameId;
+use crate::domain::{GameId, PlayerId};
 use crate::live::{Announcement, Broadcast};
+use crate::social::PlayerEvent;
 pub use sockets::{CapReached, SharedSocket, SocketCaps};
-use wire::{GameWire, NodeMsg, Reply, WireError};
+use wire::{GameWire, NodeMsg, PlayerWire, Reply, WireError};
 
 /// How long a node's proof of life lasts; it is renewed every [`HEARTBEAT`].
 const ALIVE_MS: u64 = 4_000;
@@ -46,6 +47,9 @@ const RESUBSCRIBE_AFTER: Duration = Duration::from_millis(1_500);
 /// Messages buffered per follower of a remote game; a follower further behind catches up from
 /// its version.
 const FEED_BUFFER: usize = 32;
+/// Players' events buffered for this node's sockets; a reader further behind misses some (the
+/// client reads the rest when it lists them).
+const PLAYERS_BUFFER: usize = 1024;
 
 /// For each of `KEYS`, a game's lease: takes it when it is free, already ours (renewing it), or
 /// held by a node that is no longer alive; returns the owners in order.
@@ -116,6 +120,8 @@ struct Inner {
     feeds: Mutex<HashMap<GameId, Feed>>,
     /// Told when the connection to Redis came back, so owners renew their leases at once.
     reconnected: tokio::sync::Notify,
+    /// What other nodes told players, for this node's sockets.
+    players: broadcast::Sender<(PlayerId, PlayerEvent)>,
 }
 
 struct Feed {
@@ -153,15 +159,14 @@ impl Cluster {
             next_request: AtomicU64::new(1),
             feeds: Mutex::default(),
             reconnected: tokio::sync::Notify::new(),
+            players: broadcast::channel(PLAYERS_BUFFER).0,
         });
         let cluster = Cluster { inner };
-        cluster
-            .inner
-            .sink
-            .lock()
-            .await
-            .subscribe(cluster.node_channel(&cluster.inner.node))
-            .await?;
+        {
+            let mut sink = cluster.inner.sink.lock().await;
+            sink.subscribe(cluster.node_channel(&cluster.inner.node)).await?;
+            sink.subscribe(cluster.players_channel()).await?;
+        }
         cluster.prove_alive().await?;
         let (requests, incoming) = mpsc::unbounded_channel();
         tokio::spawn(cluster.clone().publish_loop(outgoing));
@@ -308,6 +313,18 @@ impl Cluster {
         Ok(feed.events.subscribe())
     }
 
+    /// Tells player `to`'s sockets on every other node about `event`.
+    pub fn tell_player(&self, to: &PlayerId, event: &PlayerEvent) {
+        let wire =
+            PlayerWire { node: self.inner.node.clone(), to: to.clone(), event: event.clone() };
+        self.send(self.players_channel(), &wire);
+    }
+
+    /// What other nodes tell players, from now on.
+    pub fn player_events(&self) -> broadcast::Receiver<(PlayerId, PlayerEvent)> {
+        self.inner.players.subscribe()
+    }
+
     /// Waits until the connection to Redis has come back after a loss (Redis may have lost
     /// every lease).
     pub async fn reconnected(&self) {
@@ -336,6 +353,10 @@ impl Cluster {
 
     fn game_channel(&self, id: &GameId) -> String {
         format!("{}:game:{id}", self.inner.prefix)
+    }
+
+    fn players_channel(&self) -> String {
+        format!("{}:players", self.inner.prefix)
     }
 
     fn node_channel(&self, node: &str) -> String {
@@ -386,6 +407,7 @@ impl Cluster {
     ) {
         let node_channel = self.node_channel(&self.inner.node);
         let game_prefix = format!("{}:game:", self.inner.prefix);
+        let players_channel = self.players_channel();
         loop {
             while let Some(msg) = stream.next().await {
                 let channel = msg.get_channel_name().to_owned();
@@ -400,6 +422,14 @@ impl Cluster {
                         Ok(request) => {
                             let _ = requests.send(request);
                         }
+                        Err(error) => unread(&error),
+                    }
+                } else if channel == players_channel {
+                    match wire::decode::<PlayerWire>(&payload) {
+                        Ok(wire) if wire.node != self.inner.node => {
+                            let _ = self.inner.players.send((wire.to, wire.event));
+                        }
+                        Ok(_) => {}
                         Err(error) => unread(&error),
                     }
                 } else if let Some(game) = channel.strip_prefix(&game_prefix) {
@@ -437,6 +467,7 @@ impl Cluster {
             let connected = tokio::time::timeout(REDIS_TIMEOUT, async {
                 let (mut sink, stream) = self.inner.client.get_async_pubsub().await?.split();
                 sink.subscribe(self.node_channel(&self.inner.node)).await?;
+                sink.subscribe(self.players_channel()).await?;
                 Ok::<_, redis::RedisError>((sink, stream))
             })
             .await;

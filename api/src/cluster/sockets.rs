@@ -92,7 +92,9 @@ impl Drop for SharedSocket {
     fn drop(&mut self) {
         let cluster = self.cluster.clone();
         let fields = std::mem::take(&mut self.fields);
-        tokio::spawn(async move {
+        // A socket dropped as its runtime stops is counted out by the node's tally expiring.
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
+        runtime.spawn(async move {
             let mut invocation = LEAVE_SCRIPT.prepare_invoke();
             invocation.key(cluster.sockets_key(cluster.node()));
             for field in &fields {

@@ -12,6 +12,7 @@ use thiserror::Error;
 
 use crate::domain::{GameId, PlayerId};
 use crate::live::{Action, Broadcast, CatchUp, CommandError, Seat};
+use crate::social::PlayerEvent;
 
 /// The version of this protocol. Raise it whenever a message below changes shape.
 pub const PROTOCOL_VERSION: u32 = 2;
@@ -108,6 +109,15 @@ pub enum GameWire {
     Closed { node: String },
 }
 
+/// A message on the site's channel of players: what one player is told, for their sockets on
+/// whichever node they are. Every node hears it; the one that sent it has told its own already.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayerWire {
+    pub node: String,
+    pub to: PlayerId,
+    pub event: PlayerEvent,
+}
+
 #[cfg(test)]
 mod tests {
     use outflank_engine::Square;
@@ -152,6 +162,19 @@ mod tests {
             broadcast: Broadcast::Presence { black: true, white: false },
         });
         read_back(GameWire::Closed { node: "abc".to_owned() });
+    }
+
+    #[test]
+    fn a_players_message_carries_its_event() {
+        let notification = crate::social::Notification {
+            id: crate::domain::NotificationId::generate(),
+            kind: crate::domain::NotificationKind::ChallengeDeclined,
+            created_at: crate::domain::Timestamp(5),
+            read: false,
+            data: serde_json::json!({"to": "bob"}),
+        };
+        let event = PlayerEvent::Notification { notification };
+        read_back(PlayerWire { node: "abc".to_owned(), to: PlayerId::generate(), event });
     }
 
     #[test]

@@ -9,11 +9,15 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use thiserror::Error;
 
-use crate::domain::{PlayerId, SanctionId, SanctionKind, Timestamp};
+use crate::domain::{
+    NotificationKind, PlayerId, ReportStatus, SanctionId, SanctionKind, Timestamp,
+};
 use crate::http::error::{ApiError, api_error};
 use crate::identity::revocations::Revocations;
 use crate::identity::session::Session;
+use crate::player_feed::PlayerFeed;
 use crate::service::fair_play;
+use crate::social::PlayerEvent;
 use crate::storage::{DbError, ReportRow, SanctionError, SanctionRow, Store};
 
 /// The longest reason a moderator may give, in characters.
@@ -274,6 +278,7 @@ async fn sanction(
     body: web::Json<SanctionBody>,
     store: web::Data<Store>,
     revocations: web::Data<Revocations>,
+    feed: web::Data<PlayerFeed>,
 ) -> Result<HttpResponse, ModerationError> {
     let moderator = moderator(session, &store).await?;
     let kind: SanctionKind = body.kind.parse().map_err(|_| ModerationError::BadKind)?;
@@ -287,7 +292,30 @@ async fn sanction(
     if matches!(kind, SanctionKind::Closed | SanctionKind::Name) {
         revocations.revoke(&store, &player, now).await?;
     }
+    tell_reporters(&store, &feed, &player, now).await;
     Ok(HttpResponse::Created().json(sanction_json(&row)))
+}
+
+/// Notifies everyone whose report on `player` the sanction made at `now` acted on. The
+/// sanction stands whether or not they can be told.
+async fn tell_reporters(store: &Store, feed: &PlayerFeed, player: &PlayerId, now: Timestamp) {
+    let reports = match store.reports_on(player).await {
+        Ok(reports) => reports,
+        Err(error) => return tracing::warn!(%error, "reporters were not told of a sanction"),
+    };
+    let acted_on = reports
+        .into_iter()
+        .filter(|report| report.status == ReportStatus::ActedOn && report.closed_at == Some(now));
+    for report in acted_on {
+        let Some(reporter) = report.reporter else { continue };
+        let data = json!({ "report": report.id, "target": report.target_name });
+        match store.notify(&reporter, NotificationKind::ReportActedOn, data, now).await {
+            Ok(notification) => {
+                feed.tell(&reporter, &PlayerEvent::Notification { notification });
+            }
+            Err(error) => tracing::warn!(%error, "a reporter was not told of a sanction"),
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]

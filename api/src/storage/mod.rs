@@ -25,6 +25,7 @@ use write_connection::WriteConnection;
 mod accounts;
 mod analyses;
 mod blocks;
+mod challenges;
 mod columns;
 mod conduct;
 mod error;
@@ -33,6 +34,7 @@ mod in_progress;
 mod lobby;
 mod models;
 mod moderation;
+mod notifications;
 mod players;
 mod plies;
 mod postgres_writer;
@@ -47,6 +49,7 @@ mod write_latency;
 
 pub use accounts::{AccountRow, DELETED_PLAYER, NameError};
 pub use blocks::{BlockRow, MAX_BLOCKS};
+pub use challenges::ChallengeRow;
 pub use conduct::{EARLY_PLIES, Endings, PairRecord, ReviewedGame};
 pub use error::{DbError, DbResult};
 pub use in_progress::InProgress;
@@ -60,6 +63,7 @@ pub use moderation::{
     CLOSED_ACCOUNT, LogRow, ModeratorRow, NameSpan, NewReport, REFUND_WINDOW_MS, RENAMED_PLAYER,
     REPORTS_PER_DAY, RefundRow, ReportError, ReportRow, SanctionError, SanctionRow,
 };
+pub use notifications::NOTIFICATIONS_LISTED;
 pub use players::PlayerRow;
 pub use puzzles::PuzzleCounts;
 pub use ratings::{LeaderboardRow, PoolStanding, PooledChange};

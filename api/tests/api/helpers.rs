@@ -513,6 +513,11 @@ impl User {
         self.socket("/api/lobby/ws").await
     }
 
+    /// Opens the signed-in player's own socket (challenges and notifications).
+    pub async fn me_socket(&self) -> Socket {
+        self.socket("/api/me/ws").await
+    }
+
     async fn socket(&self, path: &str) -> Socket {
         let ws_url = format!("{}{path}", self.base.replacen("http", "ws", 1));
         let mut request = ws_url.into_client_request().unwrap();

@@ -14,6 +14,7 @@ mod storage_support;
 
 mod analysis;
 mod analysis_board;
+mod challenges;
 mod computer;
 mod friends;
 mod health;

@@ -278,3 +278,23 @@ async fn an_invitation_link_does_not_seat_a_player_its_host_blocked() {
     let room: Value = ann.get(&format!("/api/rooms/{code}")).await.json().await.unwrap();
     assert_eq!(room["guest"], Value::Null, "nothing changed");
 }
+
+#[actix_web::test]
+async fn a_reporter_is_notified_at_once_when_their_report_is_acted_on() {
+    let Some(app) = app().await else { return };
+    let ann = named_account(&app, "ann-sub", "Ann").await;
+    named_account(&app, "bob-sub", "Bob").await;
+    let mut ann_socket = ann.me_socket().await;
+    ann_socket.expect("hello").await;
+    let report = json!({ "name": "Bob", "reason": "name", "details": "an insult" });
+    let (status, filed) = json_of(ann.post("/api/reports", &report).await).await;
+    assert_eq!(status, 201, "{filed}");
+    let mia = moderator(&app).await;
+    let bob_id = profile(&app, "bob").await["id"].as_str().unwrap().to_owned();
+    let sanction = json!({ "player": bob_id, "kind": "name", "reason": "an insult" });
+    assert_eq!(mia.post("/api/mod/sanctions", &sanction).await.status(), 201);
+    let told = ann_socket.expect("notification").await;
+    assert_eq!(told["unread"], 1);
+    assert_eq!(told["notification"]["kind"], "report_acted_on");
+    assert_eq!(told["notification"]["data"], json!({ "report": filed["id"], "target": "Bob" }));
+}

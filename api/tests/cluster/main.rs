@@ -4,6 +4,9 @@
 #[allow(dead_code)]
 #[path = "../api/helpers.rs"]
 mod helpers;
+#[allow(dead_code)]
+#[path = "../api/oidc_support.rs"]
+mod oidc_support;
 #[path = "../api/stacks.rs"]
 mod stacks;
 #[allow(dead_code)]
@@ -11,6 +14,7 @@ mod stacks;
 mod storage_support;
 
 mod analysis;
+mod challenges;
 mod failover;
 mod faults;
 mod leases;

@@ -4,7 +4,10 @@
 /// From the bottom up. A module belongs to the layer of the longest prefix of its path listed
 /// here, and uses only its own layer and those beneath it.
 pub const LAYERS: &[(&str, &[&str])] = &[
-    ("core", &["domain", "live", "accounts", "fair_play", "secret", "metrics", "telemetry"]),
+    (
+        "core",
+        &["domain", "live", "accounts", "fair_play", "social", "secret", "metrics", "telemetry"],
+    ),
     ("storage", &["storage"]),
     ("cluster", &["cluster"]),
     ("service", &["service", "identity"]),
@@ -14,6 +17,7 @@ pub const LAYERS: &[(&str, &[&str])] = &[
             "http",
             "json",
             "lobby_feed",
+            "player_feed",
             "routes",
             "ws",
             "configuration",

@@ -2,6 +2,8 @@
 //! a side, the board as text, legal squares with their flips, every position of a game, a
 //! rating change as shown.
 
+pub mod social;
+
 use outflank_engine::{Bitboard, Board, Color, Game, Move, Square, openings};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
