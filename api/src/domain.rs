@@ -598,6 +598,10 @@ text_enum!(
         ChallengeDeclined = "challenge_declined",
         /// A moderator acted on a report the player made.
         ReportActedOn = "report_acted_on",
+        /// Someone the player follows started a game with another person.
+        FollowedStarted = "followed_started",
+        /// The guest's games and puzzles moved to the account the guest signed in with.
+        GuestHistoryKept = "guest_history_kept",
     }
 );
 

@@ -7,6 +7,7 @@ pub mod commands;
 pub mod configuration;
 pub mod domain;
 pub mod fair_play;
+pub mod follow_notices;
 pub mod http;
 pub mod identity;
 pub mod json;

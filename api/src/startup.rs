@@ -207,7 +207,9 @@ impl Application {
         let sockets_per_address =
             usize::try_from(settings.sockets_per_address).unwrap_or(usize::MAX);
         let online = Online::new(sockets_per_address);
-        let player_feed = web::Data::new(PlayerFeed::new(shared_sockets.clone()));
+        let player_feed = PlayerFeed::new(shared_sockets.clone());
+        crate::follow_notices::spawn(&hub, store.clone(), player_feed.clone());
+        let player_feed = web::Data::new(player_feed);
         let open_sockets = OpenSockets::new(online.clone(), shared_sockets);
         actix_web::rt::spawn(open_sockets.clone().recount_after_reconnections());
         let open_sockets = web::Data::new(open_sockets);

@@ -7,13 +7,17 @@ mod storage_support;
 
 use outflank_api::accounts::PublicName;
 use outflank_api::domain::{
-    ChallengeId, ChallengeStatus, ColourChoice, GameId, NotificationKind, PlayerId, Timestamp,
+    ChallengeId, ChallengeStatus, ColourChoice, EndReason, GameId, GameStatus, Mode,
+    NotificationKind, PlayerId, Timestamp, Winner,
 };
 use outflank_api::live::TimeControl;
 use outflank_api::social::{
     Challenge, LIVE_CHALLENGE_MS, MAX_OPEN_CHALLENGES, NOTIFICATIONS_KEPT_MS,
 };
-use outflank_api::storage::{ChallengeRow, Store};
+use outflank_api::storage::{
+    Adopted, ChallengeRow, FinishedGame, FollowRow, NewGame, SeatRow, Store,
+};
+use outflank_engine::Board;
 use serde_json::json;
 use storage_support::Db;
 
@@ -27,6 +31,10 @@ on_both_backends!(
     notifications_are_listed_newest_first_with_the_unread_count,
     notifications_are_marked_read_by_their_owner_only,
     notifications_older_than_thirty_days_are_forgotten,
+    follows_are_listed_counted_and_lifted,
+    a_follower_sees_the_game_a_followed_player_is_playing,
+    a_guests_finished_games_move_to_the_account_once,
+    a_guest_keeps_games_in_progress_and_games_against_the_account,
 );
 
 const T0: Timestamp = Timestamp(1_764_000_000_000);
@@ -186,4 +194,139 @@ async fn notifications_older_than_thirty_days_are_forgotten(db: Db) {
     assert_eq!(store.unread_notifications(&ann, month.plus(1)).await.unwrap(), 0);
     let fresh = store.notify(&ann, kind, json!({ "old": false }), month.plus(1)).await.unwrap();
     assert_eq!(store.notifications(&ann, T0).await.unwrap(), [fresh]);
+}
+
+async fn follows_are_listed_counted_and_lifted(db: Db) {
+    let store = &db.store;
+    let ann = account(store, "a", "Ann").await;
+    let bob = account(store, "b", "Bob").await;
+    let cid = account(store, "c", "Cid").await;
+    assert!(store.follow(&ann, &cid, T0).await.unwrap());
+    assert!(store.follow(&ann, &bob, T0.plus(1)).await.unwrap());
+    assert!(!store.follow(&ann, &bob, T0.plus(2)).await.unwrap(), "followed already");
+    assert!(store.follow(&bob, &cid, T0).await.unwrap());
+    let following = store.following(&ann).await.unwrap();
+    let expected = [
+        FollowRow { followed: bob.clone(), name: "Bob".into(), since: T0.plus(1) },
+        FollowRow { followed: cid.clone(), name: "Cid".into(), since: T0 },
+    ];
+    assert_eq!(following, expected);
+    assert!(store.follows(&ann, &bob).await.unwrap());
+    assert!(!store.follows(&bob, &ann).await.unwrap());
+    assert_eq!(store.follow_counts(&cid).await.unwrap(), (2, 0));
+    assert_eq!(store.follow_counts(&ann).await.unwrap(), (0, 2));
+    let mut followers = store.followers_of(&cid).await.unwrap();
+    followers.sort();
+    let mut expected = vec![ann.clone(), bob.clone()];
+    expected.sort();
+    assert_eq!(followers, expected);
+    assert!(store.unfollow(&ann, &cid).await.unwrap());
+    assert!(!store.unfollow(&ann, &cid).await.unwrap());
+    assert_eq!(store.follow_counts(&cid).await.unwrap(), (1, 0));
+}
+
+/// A game between `black` and `white` (ids, or nobody) made at `at`.
+fn game(black: Option<&PlayerId>, white: Option<&PlayerId>, at: Timestamp) -> NewGame {
+    let seat = |id: Option<&PlayerId>, name: &str| SeatRow { id: id.cloned(), name: name.into() };
+    NewGame {
+        id: GameId::generate(),
+        mode: Mode::Friend,
+        level: None,
+        black: seat(black, "Black"),
+        white: seat(white, "White"),
+        start_position: Board::start(),
+        move_time_ms: Some(30_000),
+        room_code: None,
+        rated: false,
+        created_at: at,
+        turn_started_at: Some(at),
+        origin: None,
+        stand_in: false,
+        time_control: None,
+        opening: None,
+    }
+}
+
+async fn finish(store: &Store, id: &GameId, at: Timestamp) {
+    let end = FinishedGame {
+        status: GameStatus::Finished,
+        winner: Some(Winner::Black),
+        end_reason: EndReason::Resignation,
+        black_discs: 40,
+        white_discs: 24,
+        finished_at: at,
+        rated: None,
+        review: None,
+    };
+    store.finish_game(id, &end).await.unwrap();
+}
+
+async fn a_follower_sees_the_game_a_followed_player_is_playing(db: Db) {
+    let store = &db.store;
+    let ann = account(store, "a", "Ann").await;
+    let bob = account(store, "b", "Bob").await;
+    let cid = account(store, "c", "Cid").await;
+    store.follow(&ann, &bob, T0).await.unwrap();
+    store.follow(&ann, &cid, T0).await.unwrap();
+    let over = game(Some(&bob), Some(&cid), T0);
+    store.create_game(&over).await.unwrap();
+    finish(store, &over.id, T0.plus(10)).await;
+    let playing = game(Some(&cid), Some(&bob), T0.plus(20));
+    store.create_game(&playing).await.unwrap();
+    let mut seen = store.games_of_followed(&ann, T0).await.unwrap();
+    seen.sort();
+    let mut expected = vec![(bob.clone(), playing.id.clone()), (cid.clone(), playing.id.clone())];
+    expected.sort();
+    assert_eq!(seen, expected);
+    assert_eq!(store.games_of_followed(&bob, T0).await.unwrap(), []);
+}
+
+async fn guest(store: &Store, nickname: &str) -> PlayerId {
+    let id = PlayerId::generate();
+    store.upsert_guest(&id, nickname, T0).await.unwrap();
+    id
+}
+
+async fn a_guests_finished_games_move_to_the_account_once(db: Db) {
+    let store = &db.store;
+    let ann = account(store, "a", "Ann").await;
+    let gus = guest(store, "Gus").await;
+    let other = guest(store, "Olga").await;
+    let against_guest = game(Some(&gus), Some(&other), T0);
+    let against_computer = game(None, Some(&gus), T0);
+    let both_seats = game(Some(&gus), Some(&gus), T0);
+    for played in [&against_guest, &against_computer, &both_seats] {
+        store.create_game(played).await.unwrap();
+        finish(store, &played.id, T0.plus(5)).await;
+    }
+    let kept = store.adopt_guest(&gus, &ann).await.unwrap();
+    assert_eq!(kept, Some(Adopted { games: 3, puzzles: 0 }));
+    let mut recent: Vec<GameId> =
+        store.recent_games(&ann, 10).await.unwrap().into_iter().map(|g| g.id).collect();
+    recent.sort();
+    let mut expected =
+        vec![against_guest.id.clone(), against_computer.id.clone(), both_seats.id.clone()];
+    expected.sort();
+    assert_eq!(recent, expected);
+    assert_eq!(store.recent_games(&gus, 10).await.unwrap(), []);
+    assert_eq!(store.adopt_guest(&gus, &ann).await.unwrap(), None, "once");
+    assert_eq!(store.adopt_guest(&ann, &ann).await.unwrap(), None);
+    let bob = account(store, "b", "Bob").await;
+    assert_eq!(store.adopt_guest(&ann, &bob).await.unwrap(), None, "an account is no guest");
+}
+
+async fn a_guest_keeps_games_in_progress_and_games_against_the_account(db: Db) {
+    let store = &db.store;
+    let ann = account(store, "a", "Ann").await;
+    let gus = guest(store, "Gus").await;
+    let live = game(Some(&gus), None, T0);
+    store.create_game(&live).await.unwrap();
+    let against_ann = game(Some(&gus), Some(&ann), T0);
+    store.create_game(&against_ann).await.unwrap();
+    finish(store, &against_ann.id, T0.plus(5)).await;
+    assert_eq!(store.adopt_guest(&gus, &ann).await.unwrap(), Some(Adopted::default()));
+    let stored = store.game(&live.id).await.unwrap();
+    assert_eq!(stored.black.id, Some(gus.clone()));
+    let stored = store.game(&against_ann.id).await.unwrap();
+    assert_eq!((stored.black.id, stored.white.id), (Some(gus), Some(ann)));
 }

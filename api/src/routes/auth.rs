@@ -9,7 +9,7 @@ use actix_web::{HttpRequest, HttpResponse};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::domain::{Nickname, SanctionKind, Timestamp};
+use crate::domain::{Nickname, NotificationKind, PlayerId, SanctionKind, Timestamp};
 use crate::http::origin::AllowedOrigins;
 use crate::http::session::current_session;
 use crate::identity::oidc::{Login, Oidc, login};
@@ -109,6 +109,7 @@ async fn callback(
         }
     };
     let guest = current_session(&request, now).ok().filter(|session| !session.account);
+    let guest_id = guest.as_ref().map(|guest| guest.player.clone());
     let nickname = guest.map_or_else(|| "Player".to_owned(), |guest| guest.nickname.to_string());
     let account = match store.sign_in(&identity.issuer, &identity.subject, &nickname, now).await {
         Ok(account) => account,
@@ -128,6 +129,9 @@ async fn callback(
             return failed_clearing("unavailable", &keys);
         }
     }
+    if let Some(guest) = guest_id {
+        keep_guest_history(&store, &guest, &account.player_id, now).await;
+    }
     let name = account.name.clone().unwrap_or(nickname);
     let Ok(nickname) = Nickname::parse(&name) else {
         return failed_clearing("failed", &keys);
@@ -143,6 +147,22 @@ async fn callback(
         .cookie(keys.cookie(&session, now))
         .cookie(Login::removal_cookie(&keys))
         .finish()
+}
+
+/// Moves the history of the guest who signed in to their account, once, and says so in a
+/// notification. Signing in goes on if it fails: the guest's games stay the guest's.
+async fn keep_guest_history(store: &Store, guest: &PlayerId, account: &PlayerId, now: Timestamp) {
+    match store.adopt_guest(guest, account).await {
+        Ok(Some(kept)) if kept.games + kept.puzzles > 0 => {
+            let data = json!({ "games": kept.games, "puzzles": kept.puzzles });
+            let kind = NotificationKind::GuestHistoryKept;
+            if let Err(error) = store.notify(account, kind, data, now).await {
+                tracing::warn!(%error, "a guest's kept history was not notified");
+            }
+        }
+        Ok(_) => {}
+        Err(error) => tracing::error!(%error, "a guest's history could not move to the account"),
+    }
 }
 
 /// The callback address: under the public URL, or, without one, the loopback address the

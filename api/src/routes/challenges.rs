@@ -18,7 +18,7 @@ use crate::domain::{
 use crate::http::error::{ApiError, api_error};
 use crate::identity::session::Session;
 use crate::json::social::{ChallengeLists, challenge as shown};
-use crate::live::{ChosenControlError, Human, Setup, TimeControl};
+use crate::live::{ChosenControlError, Human, Pool, Setup, TimeControl};
 use crate::player_feed::PlayerFeed;
 use crate::service::{GameHub, Origin, Start};
 use crate::social::{Challenge, ChallengeAnswer, ChallengeError, Party, PlayerEvent};
@@ -55,6 +55,8 @@ pub enum ChallengeRouteError {
     TooMany,
     #[error("rated games are closed to this account")]
     RankedClosed,
+    #[error("no rating pool plays this control: choose a pool's control, or play it unrated")]
+    NoPool,
     #[error("there is no such challenge")]
     NotFound,
     #[error("{0}")]
@@ -85,6 +87,7 @@ impl ApiError for ChallengeRouteError {
             ChallengeRouteError::PlayerNotFound => (StatusCode::NOT_FOUND, "player_not_found"),
             ChallengeRouteError::TooMany => (StatusCode::TOO_MANY_REQUESTS, "too_many_challenges"),
             ChallengeRouteError::RankedClosed => (StatusCode::FORBIDDEN, "ranked_closed"),
+            ChallengeRouteError::NoPool => (StatusCode::UNPROCESSABLE_ENTITY, "no_rating_pool"),
             ChallengeRouteError::NotFound => (StatusCode::NOT_FOUND, "challenge_not_found"),
             ChallengeRouteError::Answer(ChallengeError::NotYours) => {
                 (StatusCode::FORBIDDEN, "not_your_challenge")
@@ -159,6 +162,9 @@ async fn create(
     let asked: ChallengeRequest = serde_json::from_slice(&body)
         .map_err(|error| ChallengeRouteError::BadRequest(error.to_string()))?;
     let control = asked.control.as_deref().map(TimeControl::chosen).transpose()?;
+    if asked.rated && Pool::of(control.unwrap_or(TimeControl::DEFAULT), asked.xot).is_none() {
+        return Err(ChallengeRouteError::NoPool);
+    }
     let name = PublicName::parse(&asked.to).map_err(|_| ChallengeRouteError::PlayerNotFound)?;
     let target = store.account_by_name(&name).await.map_err(|error| match error {
         DbError::NotFound => ChallengeRouteError::PlayerNotFound,

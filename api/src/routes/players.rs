@@ -14,13 +14,15 @@ use thiserror::Error;
 use crate::accounts::PublicName;
 use crate::accounts::rating::{RatedGame, RatingChange};
 use crate::accounts::rating::{is_provisional, shown};
-use crate::domain::{GameId, GameStatus, SanctionKind, Timestamp, Winner};
+use crate::domain::{GameId, GameStatus, PlayerId, SanctionKind, Timestamp, Winner};
 use crate::http::error::{ApiError, api_error};
+use crate::identity::session::Session;
 use crate::json::RatingSide;
 use crate::live::{Pool, UnknownPool, winner_of};
+use crate::player_feed::PlayerFeed;
 use crate::routes::lobby::Presence;
 use crate::service::{Matchmaking, Online};
-use crate::storage::{DbError, PoolStanding, Store};
+use crate::storage::{DbError, GameRow, PoolStanding, Store};
 
 /// Players on one leaderboard page.
 pub const PER_PAGE: u32 = 25;
@@ -132,8 +134,22 @@ async fn leaderboard(
     })))
 }
 
+/// The colour `player` had in finished `game` and how it ended for them: `win`, `loss`,
+/// `draw`, or `aborted`.
+pub(crate) fn result_for(game: &GameRow, player: &PlayerId) -> (Color, &'static str) {
+    let color = if game.black.id.as_ref() == Some(player) { Color::Black } else { Color::White };
+    let result = match (game.status, game.winner) {
+        (GameStatus::Finished, Some(Winner::Draw)) => "draw",
+        (GameStatus::Finished, Some(winner)) if winner == winner_of(color) => "win",
+        (GameStatus::Finished, Some(_)) => "loss",
+        _ => "aborted",
+    };
+    (color, result)
+}
+
 async fn profile(
     path: web::Path<String>,
+    session: Option<Session>,
     store: web::Data<Store>,
 ) -> Result<HttpResponse, PlayerRouteError> {
     let name = PublicName::parse(&path).map_err(|_| PlayerRouteError::NotFound)?;
@@ -148,19 +164,9 @@ async fn profile(
     let recent: Vec<Value> = games
         .iter()
         .map(|game| {
-            let color = if game.black.id.as_ref() == Some(&account.player_id) {
-                Color::Black
-            } else {
-                Color::White
-            };
+            let (color, result) = result_for(game, &account.player_id);
             let opponent = if color == Color::Black { &game.white } else { &game.black };
             let mine = winner_of(color);
-            let result = match (game.status, game.winner) {
-                (GameStatus::Finished, Some(Winner::Draw)) => "draw",
-                (GameStatus::Finished, Some(winner)) if winner == mine => "win",
-                (GameStatus::Finished, Some(_)) => "loss",
-                _ => "aborted",
-            };
             let rated = history.iter().find(|rated| rated.change.game_id == game.id);
             let opening = (game.start_position == Board::start())
                 .then(|| first_moves.get(&game.id))
@@ -222,6 +228,14 @@ async fn profile(
     body["pools"] = Value::Array(pools);
     body["recent_games"] = Value::Array(recent);
     body["puzzles"] = json!({ "total": puzzles.total, "solved": puzzles.solved });
+    let (followers, following) = store.follow_counts(&account.player_id).await?;
+    body["followers"] = json!(followers);
+    body["following"] = json!(following);
+    // Whether the signed-in viewer follows the player (`null` for guests and visitors).
+    body["you_follow"] = match session.filter(|session| session.account) {
+        Some(viewer) => json!(store.follows(&viewer.player, &account.player_id).await?),
+        None => Value::Null,
+    };
     Ok(HttpResponse::Ok().json(body))
 }
 
@@ -238,6 +252,7 @@ async fn search(
     store: web::Data<Store>,
     online: web::Data<Online>,
     matchmaking: web::Data<Matchmaking>,
+    feed: web::Data<PlayerFeed>,
 ) -> Result<HttpResponse, PlayerRouteError> {
     let prefix = query.q.as_deref().map(str::trim).unwrap_or_default();
     if !(1..=PublicName::MAX).contains(&prefix.chars().count()) {
@@ -265,7 +280,7 @@ async fn search(
             .collect();
         players.push(json!({
             "name": account.name,
-            "online": presence.includes(&account.player_id),
+            "online": presence.includes(&account.player_id) || feed.is_connected(&account.player_id),
             "ratings": ratings,
         }));
     }

@@ -23,12 +23,14 @@ use sqlite_writer::SqliteWriter;
 use write_connection::WriteConnection;
 
 mod accounts;
+mod adoption;
 mod analyses;
 mod blocks;
 mod challenges;
 mod columns;
 mod conduct;
 mod error;
+mod follows;
 mod games;
 mod in_progress;
 mod lobby;
@@ -48,10 +50,12 @@ mod write_connection;
 mod write_latency;
 
 pub use accounts::{AccountRow, DELETED_PLAYER, NameError};
+pub use adoption::Adopted;
 pub use blocks::{BlockRow, MAX_BLOCKS};
 pub use challenges::ChallengeRow;
 pub use conduct::{EARLY_PLIES, Endings, PairRecord, ReviewedGame};
 pub use error::{DbError, DbResult};
+pub use follows::{FollowRow, MAX_FOLLOWS};
 pub use in_progress::InProgress;
 pub use lobby::{LobbyGame, SeatStanding, ShownName};
 pub use models::{

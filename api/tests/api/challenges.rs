@@ -150,6 +150,13 @@ async fn bad_challenges_are_refused_and_change_nothing() {
         (&ann, json!({ "to": "no spaces!" }), 404, "player_not_found"),
         (&ann, json!({ "to": "Bob", "control": "7+7" }), 422, "bad_time_control"),
         (&ann, json!({ "to": "Bob", "control": "fast" }), 422, "bad_time_control"),
+        (&ann, json!({ "to": "Bob", "control": "1+0", "rated": true }), 422, "no_rating_pool"),
+        (
+            &ann,
+            json!({ "to": "Bob", "control": "10+5", "xot": true, "rated": true }),
+            422,
+            "no_rating_pool",
+        ),
         (&ann, json!({ "to": "Bob", "colour": "green" }), 400, "bad_request"),
         (&ann, json!({ "to": "Bob", "stakes": 10 }), 400, "bad_request"),
         (&ann, json!({ "control": "3+2" }), 400, "bad_request"),

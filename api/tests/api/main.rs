@@ -16,6 +16,7 @@ mod analysis;
 mod analysis_board;
 mod challenges;
 mod computer;
+mod follows;
 mod friends;
 mod health;
 mod hostile_provider;

@@ -18,6 +18,7 @@ pub const LAYERS: &[(&str, &[&str])] = &[
             "json",
             "lobby_feed",
             "player_feed",
+            "follow_notices",
             "routes",
             "ws",
             "configuration",

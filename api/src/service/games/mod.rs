@@ -18,6 +18,6 @@ pub use convert::CorruptGame;
 pub use handle::GameHandle;
 pub use local_game::Subscription;
 pub use origin::Origin;
-pub use registry::GameHub;
+pub use registry::{GameHub, StartedGame};
 pub use router::{Router, spawn_serving};
 pub use start::Start;

@@ -5,10 +5,11 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
+use outflank_engine::Color;
 use tokio::sync::{broadcast, mpsc};
 
-use crate::domain::{ClientKey, GameId, PlayerId, RoomCode};
-use crate::live::{GameState, Setup, TimeControl, Timing};
+use crate::domain::{ClientKey, GameId, Mode, PlayerId, RoomCode};
+use crate::live::{GameState, Human, Setup, TimeControl, Timing};
 use crate::metrics::{ErrorKind, Metrics};
 use crate::service::ServiceError;
 use crate::service::compute::SearchPool;
@@ -35,7 +36,22 @@ struct Inner {
     context: Arc<TaskContext>,
     /// Where games that end here are queued for analysis, once set.
     analyses: std::sync::OnceLock<Analyses>,
+    /// Games between two people as they are created here.
+    started: broadcast::Sender<StartedGame>,
 }
+
+/// A game between two people, just created: who plays it and how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StartedGame {
+    pub id: GameId,
+    pub mode: Mode,
+    pub control: TimeControl,
+    pub black: Human,
+    pub white: Human,
+}
+
+/// Started games buffered for a slow listener; one further behind misses some.
+const STARTED_BUFFER: usize = 256;
 
 /// All games running in this process.
 #[derive(Clone)]
@@ -81,6 +97,7 @@ impl GameHub {
                 games: Mutex::default(),
                 context: Arc::new(context),
                 analyses: std::sync::OnceLock::new(),
+                started: broadcast::channel(STARTED_BUFFER).0,
             }),
         };
         tokio::spawn(follow_up_loop(Arc::downgrade(&hub.inner), requests));
@@ -212,9 +229,32 @@ impl GameHub {
         }
         // A new id is free, so this claims it; the claim tells other nodes where it runs.
         context.router.claim(&id).await?;
+        let started = match (&setup, setup.human(Color::Black), setup.human(Color::White)) {
+            (
+                Setup::Friend { .. } | Setup::Quick { .. } | Setup::Ranked { .. },
+                Some(black),
+                Some(white),
+            ) => Some(StartedGame {
+                id: id.clone(),
+                mode: setup.mode(),
+                control,
+                black: black.clone(),
+                white: white.clone(),
+            }),
+            _ => None,
+        };
         let state = start.into_state(id, setup, (control, context.timing), now);
         self.start(state, origin);
+        if let Some(started) = started {
+            let _ = self.inner.started.send(started);
+        }
         Ok(())
+    }
+
+    /// The games between two people created on this node from now on (rematches are not
+    /// created but follow their game).
+    pub fn started_games(&self) -> broadcast::Receiver<StartedGame> {
+        self.inner.started.subscribe()
     }
 
     /// The game `id`: its task here (started from the store if it is not running and no
