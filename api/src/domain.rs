@@ -598,6 +598,10 @@ text_enum!(
         ChallengeDeclined = "challenge_declined",
         /// A moderator acted on a report the player made.
         ReportActedOn = "report_acted_on",
+        /// A daily game waits for the player's move.
+        DailyTurn = "daily_turn",
+        /// Less than a tenth of a daily game's time for the player's move is left.
+        DailyReminder = "daily_reminder",
         /// Someone the player follows started a game with another person.
         FollowedStarted = "followed_started",
         /// The guest's games and puzzles moved to the account the guest signed in with.

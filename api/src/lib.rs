@@ -23,4 +23,5 @@ pub mod startup;
 pub mod stop_watchdog;
 pub mod storage;
 pub mod telemetry;
+pub mod turn_notices;
 pub mod ws;

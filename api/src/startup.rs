@@ -209,6 +209,7 @@ impl Application {
         let online = Online::new(sockets_per_address);
         let player_feed = PlayerFeed::new(shared_sockets.clone());
         crate::follow_notices::spawn(&hub, store.clone(), player_feed.clone());
+        crate::turn_notices::spawn(&hub, store.clone(), player_feed.clone());
         let player_feed = web::Data::new(player_feed);
         let open_sockets = OpenSockets::new(online.clone(), shared_sockets);
         actix_web::rt::spawn(open_sockets.clone().recount_after_reconnections());

@@ -112,6 +112,28 @@ export const unblock = (key) => request('DELETE', `/api/blocks/${encodeURICompon
 /** `{sanctions: [{kind, at, lifted_at}], refunds: [{game, pool, points, at}]}`. */
 export const notices = () => request('GET', '/api/account/notices');
 
+// Challenges between accounts and the account's notifications (also pushed over /api/me/ws).
+/** Challenges the player called `to`: `control` (`3+2`, `2d`; left out: the site's default),
+ *  `colour` (`random`, `black` or `white`, the challenger's), `rated`, `xot`. Answers the
+ *  Challenge (201), `declined` at once when one of the two blocked the other. */
+export function challenge(to, { control = '', colour = 'random', rated = false, xot = false } = {}) {
+  const body = { to, colour, rated, xot };
+  if (control) body.control = control;
+  return request('POST', '/api/challenges', body);
+}
+/** The open challenges: `{incoming: [Challenge], outgoing: [Challenge]}`. */
+export const challenges = () => request('GET', '/api/challenges');
+/** The challenged player takes challenge `id`: the Challenge, `accepted`, with its `game_id`. */
+export const acceptChallenge = (id) => request('POST', `/api/challenges/${encodeURIComponent(id)}/accept`);
+export const declineChallenge = (id) => request('POST', `/api/challenges/${encodeURIComponent(id)}/decline`);
+/** Its sender withdraws challenge `id`. */
+export const cancelChallenge = (id) => request('POST', `/api/challenges/${encodeURIComponent(id)}/cancel`);
+/** The latest notifications, newest first: `{unread, notifications: [{id, kind, created_at, read, data}]}`. */
+export const notifications = () => request('GET', '/api/notifications');
+/** Marks the notifications `ids` read (all of them without): `{unread}`. */
+export const markNotificationsRead = (ids = null) =>
+  request('POST', '/api/notifications/read', ids ? { ids } : { all: true });
+
 // The moderator's desk: every route answers 403 `not_moderator` to anyone else.
 export const modMe = () => request('GET', '/api/mod/me');
 export const modQueue = () => request('GET', '/api/mod/queue');

@@ -2,11 +2,13 @@
 // and rating (linking to their profile) and Sign out; "Choose your name" for an account
 // without one; or Sign in when Google sign-in is configured. Nothing for guests otherwise:
 // the home page explains, next to Ranked, why sign-in is missing. A moderator also has a link
-// to the moderator's desk.
+// to the moderator's desk. A player with a public name also has the bell of their notifications,
+// and hears of challenges on every page (notify/).
 import * as api from './api.js';
 import './theme.js';
 import { formatRating, profileUrl, signInUrl, welcomeUrl, whoAmI } from './account.js';
 import { isModerator, knownModerator } from './safety/moderator.js';
+import { notifications } from './notify/index.js';
 
 function element(tag, attributes = {}, text = '') {
   const node = document.createElement(tag);
@@ -55,7 +57,7 @@ export async function renderHeader({ fresh = false } = {}) {
     link.append(element('span', { class: 'visually-hidden' }, ', rating'));
     const rating = element('span', { class: 'account-rating' }, formatRating(account.rating, account.provisional));
     link.append(' ', rating);
-    parts.push(link, signOutButton());
+    parts.push(notifications(account.name), link, signOutButton());
   } else if (account) {
     // On the welcome page itself the page is the way to choose it.
     if (location.pathname !== '/welcome') {

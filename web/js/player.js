@@ -1,12 +1,14 @@
 // /players/{name}: a player's rating, rank and results in each rating pool (one chosen at a time,
 // at first the one they played most), its rating-history chart, recent games (each opening its
-// replay), puzzles solved, and what moderators found (safety/profile.js). On your own profile: a
-// link to your puzzles, your reports and blocks, and Delete my account, confirmed first.
+// replay), puzzles solved, and what moderators found (safety/profile.js). On someone else's, for
+// a signed-in player, Challenge (players/challenge.js). On your own profile: a link to your
+// puzzles, your reports and blocks, and Delete my account, confirmed first.
 import * as api from './api.js';
 import { formatChange, formatRating, spokenChange, whoAmI } from './account.js';
 import { ratingChart } from './chart.js';
 import { controlName } from './text.js';
 import { renderProfileSafety } from './safety/profile.js';
+import { renderChallenge } from './players/challenge.js';
 import './header.js';
 
 const $ = (id) => document.getElementById(id);
@@ -131,6 +133,7 @@ function render(profile, who) {
   $('delete-card').hidden = !own;
   $('puzzles-link').hidden = !own;
   renderProfileSafety(profile, who, own);
+  renderChallenge(profile, who, own);
 }
 
 // The chosen pool's chart, drawn for the width of its card (again when that changes).

@@ -27,8 +27,8 @@ pub use compute::{
 };
 pub use error::ServiceError;
 pub use games::{
-    BudgetKind, CorruptGame, GameHandle, GameHub, Origin, OverBudget, Router, Start, StartedGame,
-    Subscription, spawn_serving,
+    BudgetKind, CorruptGame, DailyTurn, GameHandle, GameHub, Origin, OverBudget, Router, Start,
+    StartedGame, Subscription, spawn_serving,
 };
 pub use matchmaking::{GUEST_RATING, Matchmaking, Paired, SeekRefusal};
 pub use online::{

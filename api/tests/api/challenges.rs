@@ -288,3 +288,33 @@ async fn a_daily_challenge_waits_a_week_for_its_answer() {
     let waits = made["expires_at"].as_i64().unwrap() - made["created_at"].as_i64().unwrap();
     assert_eq!(waits, 7 * 24 * 3600 * 1000);
 }
+
+#[actix_web::test]
+async fn a_daily_game_tells_the_player_to_move_and_reminds_them_near_the_deadline() {
+    let Some(provider) = crate::oidc_support::local_provider() else { return };
+    let app = crate::helpers::spawn_app_with_clock_and(|settings| {
+        settings.oidc = Some(provider.settings());
+    })
+    .await;
+    let (ann, bob, mut bob_socket) = ann_and_bob(&app).await;
+    let made = challenge(&ann, json!({ "to": "Bob", "control": "1d", "colour": "black" })).await;
+    bob_socket.until("challenge").await;
+    let accepted: Value = bob.post(&path(&made, "accept"), &json!({})).await.json().await.unwrap();
+    bob_socket.until("challenge").await;
+    let game = accepted["game_id"].as_str().unwrap().to_owned();
+    let (mut socket, snapshot) = ann.join(&game).await;
+    let square = crate::helpers::legal_squares(&snapshot)[0].clone();
+    socket.play(&square).await;
+
+    let told = bob_socket.expect("notification").await;
+    assert_eq!(told["notification"]["kind"], "daily_turn");
+    let data = &told["notification"]["data"];
+    assert_eq!((data["game_id"].as_str(), &data["opponent"]), (Some(game.as_str()), &json!("Ann")));
+    // A day a move: the reminder comes with a tenth of it, 2.4 hours, left.
+    app.advance(21 * 3600 * 1000);
+    assert!(bob_socket.idle(1_500).await.is_empty(), "not yet");
+    app.advance(3600 * 1000);
+    let reminded = bob_socket.expect("notification").await;
+    assert_eq!(reminded["notification"]["kind"], "daily_reminder");
+    assert_eq!(reminded["notification"]["data"], *data);
+}

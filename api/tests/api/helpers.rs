@@ -94,6 +94,11 @@ pub async fn spawn_app_with_clock() -> TestApp {
     spawn(|_| {}, Some(ManualClock::new(Timestamp::now()))).await
 }
 
+/// [`spawn_app_with_clock`] after `adjust` changes the settings.
+pub async fn spawn_app_with_clock_and(adjust: impl FnOnce(&mut Settings)) -> TestApp {
+    spawn(adjust, Some(ManualClock::new(Timestamp::now()))).await
+}
+
 async fn spawn(adjust: impl FnOnce(&mut Settings), clock: Option<ManualClock>) -> TestApp {
     let dir = std::env::temp_dir().join(format!("outflank-test-{}", unique()));
     let postgres = match std::env::var("OUTFLANK_TEST_BACKEND").as_deref() {

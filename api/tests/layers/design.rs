@@ -19,6 +19,7 @@ pub const LAYERS: &[(&str, &[&str])] = &[
             "lobby_feed",
             "player_feed",
             "follow_notices",
+            "turn_notices",
             "routes",
             "ws",
             "configuration",

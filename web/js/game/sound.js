@@ -7,6 +7,11 @@ export function soundOn() {
   try { return localStorage.getItem(KEY) === 'on'; } catch { return false; }
 }
 
+/** Whether the player turned sounds off here (not merely never turned them on). */
+export function soundTurnedOff() {
+  try { return localStorage.getItem(KEY) === 'off'; } catch { return false; }
+}
+
 export function setSoundOn(on) {
   try { localStorage.setItem(KEY, on ? 'on' : 'off'); } catch { /* private mode */ }
 }
@@ -22,7 +27,7 @@ function audio() {
 }
 
 /** One soft tone: `frequency` Hz for `ms`, at `gain`, `delay` ms from now. */
-function tone(frequency, ms, gain, delay = 0, type = 'sine') {
+export function tone(frequency, ms, gain, delay = 0, type = 'sine') {
   const ctx = audio();
   if (!ctx) return;
   const start = ctx.currentTime + delay / 1000;

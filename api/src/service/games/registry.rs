@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex, Weak};
 use outflank_engine::Color;
 use tokio::sync::{broadcast, mpsc};
 
-use crate::domain::{ClientKey, GameId, Mode, PlayerId, RoomCode};
-use crate::live::{GameState, Human, Setup, TimeControl, Timing};
+use crate::domain::{ClientKey, GameId, PlayerId, RoomCode};
+use crate::live::{GameState, Setup, TimeControl, Timing};
 use crate::metrics::{ErrorKind, Metrics};
 use crate::service::ServiceError;
 use crate::service::compute::SearchPool;
@@ -26,6 +26,7 @@ use super::budget::{BudgetKind, GameBudget, OverBudget};
 use super::convert;
 use super::handle::{GameHandle, Locate, Route, RouteFuture};
 use super::local_game::LocalGame;
+use super::news::{DailyTurn, GameNews, StartedGame};
 use super::origin::Origin;
 use super::router::{Owner, Router};
 use super::start::Start;
@@ -36,22 +37,7 @@ struct Inner {
     context: Arc<TaskContext>,
     /// Where games that end here are queued for analysis, once set.
     analyses: std::sync::OnceLock<Analyses>,
-    /// Games between two people as they are created here.
-    started: broadcast::Sender<StartedGame>,
 }
-
-/// A game between two people, just created: who plays it and how.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StartedGame {
-    pub id: GameId,
-    pub mode: Mode,
-    pub control: TimeControl,
-    pub black: Human,
-    pub white: Human,
-}
-
-/// Started games buffered for a slow listener; one further behind misses some.
-const STARTED_BUFFER: usize = 256;
 
 /// All games running in this process.
 #[derive(Clone)]
@@ -91,13 +77,13 @@ impl GameHub {
             stopping: AtomicBool::new(false),
             follow_ups,
             budget: Mutex::default(),
+            news: GameNews::default(),
         };
         let hub = GameHub {
             inner: Arc::new(Inner {
                 games: Mutex::default(),
                 context: Arc::new(context),
                 analyses: std::sync::OnceLock::new(),
-                started: broadcast::channel(STARTED_BUFFER).0,
             }),
         };
         tokio::spawn(follow_up_loop(Arc::downgrade(&hub.inner), requests));
@@ -246,7 +232,7 @@ impl GameHub {
         let state = start.into_state(id, setup, (control, context.timing), now);
         self.start(state, origin);
         if let Some(started) = started {
-            let _ = self.inner.started.send(started);
+            let _ = self.inner.context.news.started.send(started);
         }
         Ok(())
     }
@@ -254,7 +240,12 @@ impl GameHub {
     /// The games between two people created on this node from now on (rematches are not
     /// created but follow their game).
     pub fn started_games(&self) -> broadcast::Receiver<StartedGame> {
-        self.inner.started.subscribe()
+        self.inner.context.news.started.subscribe()
+    }
+
+    /// The daily games that come to a person's move on this node from now on.
+    pub fn daily_turns(&self) -> broadcast::Receiver<DailyTurn> {
+        self.inner.context.news.turns.subscribe()
     }
 
     /// The game `id`: its task here (started from the store if it is not running and no

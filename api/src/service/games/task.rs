@@ -14,7 +14,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use outflank_engine::Color;
 
 use crate::accounts::rating::RatedGame;
-use crate::domain::{GameId, PlayerId, Timestamp};
+use crate::domain::{GameId, GameStatus, PlayerId, Timestamp};
 use crate::live::{
     Announcement, Broadcast, CatchUp, Command, Event, GameState, History, Player, Resume, SearchId,
     SearchRequest, TimeControl, Timing,
@@ -29,6 +29,7 @@ use crate::service::time::Clock;
 use super::budget::GameBudget;
 use super::convert;
 use super::local_game::{LocalGame, Request, Subscription};
+use super::news::{DailyTurn, GameNews};
 use super::origin::Origin;
 use super::router::Router;
 use super::start::Start;
@@ -62,6 +63,8 @@ pub(super) struct TaskContext {
     /// an ended game's place is given back before its players hear of the end, so a new game
     /// can follow at once.
     pub(super) budget: std::sync::Mutex<GameBudget>,
+    /// What the games tell the rest of the site.
+    pub(super) news: GameNews,
 }
 
 /// What a game's task asks of the registry of running games.
@@ -365,6 +368,7 @@ impl GameTask {
                         let _ = self.context.follow_ups.send(FollowUp::Ended(id.clone()));
                     }
                 }
+                Event::Moved { .. } => self.tell_daily_turn(),
                 Event::RematchStarted { game_id, setup, .. } => {
                     let start = Start::rematch_of(self.state.opening());
                     let timing = (self.control(), self.context.timing);
@@ -375,6 +379,29 @@ impl GameTask {
             }
         }
         Ok(())
+    }
+
+    /// Tells the site that this daily game, still on, waits for a person's move.
+    fn tell_daily_turn(&self) {
+        let Some(control @ TimeControl::Daily { .. }) = self.state.control() else { return };
+        let Some(deadline) = self.state.next_deadline() else { return };
+        if self.state.status() != GameStatus::Live {
+            return;
+        }
+        let side = self.state.game().side_to_move();
+        let setup = self.state.setup();
+        let (Some(to_move), Some(opponent)) = (setup.human(side), setup.human(side.opposite()))
+        else {
+            return;
+        };
+        let _ = self.context.news.turns.send(DailyTurn {
+            game: self.state.id().clone(),
+            to_move: to_move.clone(),
+            opponent: opponent.name.to_string(),
+            plies: self.state.game().plies().len(),
+            move_ms: control.initial_ms(),
+            deadline,
+        });
     }
 
     /// Has the registry start the rematch's game, and waits until it runs.

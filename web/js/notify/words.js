@@ -1,0 +1,82 @@
+// The words of challenges and notifications: a challenge's terms as either player reads them,
+// what each notification says, how long ago something happened and how long is left.
+import { controlName } from '../text.js';
+import { serverNow } from './clock.js';
+
+/** The control a challenge without one is played at (the server's default). */
+export const DEFAULT_CONTROL = '30s';
+
+const COLOUR_NAME = Object.freeze({ black: 'Black', white: 'White' });
+const OTHER = Object.freeze({ black: 'white', white: 'black' });
+
+/** Whether `challenge` is still waiting for its answer at `now` (ms, the server's time). */
+export const isOpen = (challenge, now = serverNow()) =>
+  Boolean(challenge) && challenge.status === 'open' && challenge.expires_at > now;
+
+/** Whether `challenge` is to a daily game (days a move): it waits a week, not a minute. */
+export const isDaily = (challenge) => /^\d+d$/.test(String(challenge.control || ''));
+
+/** The colour the player called `viewer` plays in `challenge`: 'black', 'white' or 'random'. */
+export function colourOf(challenge, viewer) {
+  const asked = challenge.colour;
+  if (asked !== 'black' && asked !== 'white') return 'random';
+  return challenge.from === viewer ? asked : OTHER[asked];
+}
+
+/** "3+2, rated, you play White, XOT": the terms of `challenge` as `viewer` (a public name)
+ *  reads them. */
+export function terms(challenge, viewer) {
+  const colour = colourOf(challenge, viewer);
+  return [
+    controlName(challenge.control || DEFAULT_CONTROL),
+    challenge.rated ? 'rated' : 'not rated',
+    colour === 'random' ? 'you play a random colour' : `you play ${COLOUR_NAME[colour]}`,
+    challenge.xot ? 'XOT' : null,
+  ].filter(Boolean).join(', ');
+}
+
+/** Someone's public name as sent, or a stand-in when the account is gone. */
+export const nameOf = (name) => String(name || 'A deleted player');
+
+const ago = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+
+/** "just now", "3 minutes ago", "yesterday". */
+export function timeAgo(ms, now = serverNow()) {
+  const seconds = Math.round((ms - now) / 1000);
+  if (Math.abs(seconds) < 60) return 'just now';
+  const minutes = Math.round(seconds / 60);
+  if (Math.abs(minutes) < 60) return ago.format(minutes, 'minute');
+  const hours = Math.round(minutes / 60);
+  if (Math.abs(hours) < 24) return ago.format(hours, 'hour');
+  return ago.format(Math.round(hours / 24), 'day');
+}
+
+/** "45 s left", "12 min left", "5 h left", "6 days left"; '' once past. */
+export function timeLeft(expiresAt, now = serverNow()) {
+  const seconds = Math.ceil((expiresAt - now) / 1000);
+  if (seconds <= 0) return '';
+  if (seconds < 120) return `${seconds} s left`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 120) return `${minutes} min left`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h left`;
+  const days = Math.floor(hours / 24);
+  return `${days} days left`;
+}
+
+/** What a notification says, in one sentence, to the player called `viewer`. */
+export function notificationText(notification, viewer) {
+  const data = notification.data || {};
+  switch (notification.kind) {
+    case 'challenge_received':
+      return `${nameOf(data.from)} challenged you: ${terms(data, viewer)}.`;
+    case 'challenge_accepted':
+      return `${nameOf(data.to)} accepted your challenge: ${terms(data, viewer)}.`;
+    case 'challenge_declined':
+      return `${nameOf(data.to)} declined your challenge: ${terms(data, viewer)}.`;
+    case 'report_acted_on':
+      return `A moderator acted on your report about ${nameOf(data.target)}.`;
+    default:
+      return 'Something happened on your account.';
+  }
+}
