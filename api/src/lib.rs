@@ -24,4 +24,5 @@ pub mod stop_watchdog;
 pub mod storage;
 pub mod telemetry;
 pub mod turn_notices;
+pub mod web_push;
 pub mod ws;

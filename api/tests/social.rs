@@ -15,7 +15,7 @@ use outflank_api::social::{
     Challenge, LIVE_CHALLENGE_MS, MAX_OPEN_CHALLENGES, NOTIFICATIONS_KEPT_MS,
 };
 use outflank_api::storage::{
-    Adopted, ChallengeRow, FinishedGame, FollowRow, NewGame, SeatRow, Store,
+    Adopted, ChallengeRow, DbError, FinishedGame, FollowRow, MAX_FOLLOWS, NewGame, SeatRow, Store,
 };
 use outflank_engine::Board;
 use serde_json::json;
@@ -32,6 +32,8 @@ on_both_backends!(
     notifications_are_marked_read_by_their_owner_only,
     notifications_older_than_thirty_days_are_forgotten,
     follows_are_listed_counted_and_lifted,
+    following_again_at_the_limit_is_no_error_but_one_more_is,
+    a_deleted_account_follows_nobody_and_nobody_follows_it,
     a_follower_sees_the_game_a_followed_player_is_playing,
     a_guests_finished_games_move_to_the_account_once,
     a_guest_keeps_games_in_progress_and_games_against_the_account,
@@ -329,4 +331,30 @@ async fn a_guest_keeps_games_in_progress_and_games_against_the_account(db: Db) {
     assert_eq!(stored.black.id, Some(gus.clone()));
     let stored = store.game(&against_ann.id).await.unwrap();
     assert_eq!((stored.black.id, stored.white.id), (Some(gus), Some(ann)));
+}
+
+async fn following_again_at_the_limit_is_no_error_but_one_more_is(db: Db) {
+    let store = &db.store;
+    let ann = account(store, "a", "Ann").await;
+    let mut first = None;
+    for n in 0..MAX_FOLLOWS {
+        let other = guest(store, &format!("G{n}")).await;
+        assert!(store.follow(&ann, &other, T0).await.unwrap());
+        first.get_or_insert(other);
+    }
+    assert!(!store.follow(&ann, &first.unwrap(), T0).await.unwrap());
+    let one_more = guest(store, "Last").await;
+    assert!(matches!(store.follow(&ann, &one_more, T0).await, Err(DbError::Conflict)));
+}
+
+async fn a_deleted_account_follows_nobody_and_nobody_follows_it(db: Db) {
+    let store = &db.store;
+    let ann = account(store, "a", "Ann").await;
+    let bob = account(store, "b", "Bob").await;
+    let cid = account(store, "c", "Cid").await;
+    store.follow(&ann, &bob, T0).await.unwrap();
+    store.follow(&bob, &cid, T0).await.unwrap();
+    store.delete_account(&bob, T0.plus(1)).await.unwrap();
+    assert_eq!(store.following(&ann).await.unwrap(), []);
+    assert_eq!(store.follow_counts(&cid).await.unwrap(), (0, 0));
 }

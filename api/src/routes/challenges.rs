@@ -156,13 +156,15 @@ async fn create(
     body: web::Bytes,
     session: Session,
     store: web::Data<Store>,
+    hub: web::Data<GameHub>,
     feed: web::Data<PlayerFeed>,
 ) -> Result<HttpResponse, ChallengeRouteError> {
     let (me, my_name) = me(&session, &store).await?;
     let asked: ChallengeRequest = serde_json::from_slice(&body)
         .map_err(|error| ChallengeRouteError::BadRequest(error.to_string()))?;
     let control = asked.control.as_deref().map(TimeControl::chosen).transpose()?;
-    if asked.rated && Pool::of(control.unwrap_or(TimeControl::DEFAULT), asked.xot).is_none() {
+    let played = control.unwrap_or(hub.timing().default_control());
+    if asked.rated && Pool::of(played, asked.xot).is_none() {
         return Err(ChallengeRouteError::NoPool);
     }
     let name = PublicName::parse(&asked.to).map_err(|_| ChallengeRouteError::PlayerNotFound)?;

@@ -165,11 +165,14 @@ async fn list(
                 })
             })
             .collect();
-        let game = playing.iter().find(|(player, _)| player == &followed.followed);
+        // A block either way keeps where the other is to themselves.
+        let open = !store.blocked_between(me, &followed.followed).await?;
+        let game = playing.iter().find(|(player, _)| open && player == &followed.followed);
+        let online = presence.includes(&followed.followed) || feed.is_connected(&followed.followed);
         listed.push(json!({
             "name": followed.name,
             "since": followed.since.0,
-            "online": presence.includes(&followed.followed) || feed.is_connected(&followed.followed),
+            "online": open && online,
             "playing": game.map(|(_, id)| id),
             "recent": recent,
         }));

@@ -262,6 +262,11 @@ impl Store {
         ] {
             sqlx::query(statement).bind(id.as_str()).bind(DELETED_PLAYER).execute(&mut *tx).await?;
         }
+        // A deleted account follows nobody and is followed by nobody.
+        sqlx::query("DELETE FROM follows WHERE follower_id = $1 OR followed_id = $1")
+            .bind(id.as_str())
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(())
     }

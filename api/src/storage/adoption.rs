@@ -55,7 +55,8 @@ impl Store {
         .rows_affected();
         let puzzles = sqlx::query(
             "UPDATE puzzles SET player_id = $2 WHERE player_id = $1 \
-             AND game_id IN (SELECT id FROM games WHERE black_id = $2 OR white_id = $2)",
+             AND game_id IN (SELECT id FROM games WHERE (black_id = $2 OR white_id = $2) \
+                AND COALESCE(black_id, '') <> $1 AND COALESCE(white_id, '') <> $1)",
         )
         .bind(guest.as_str())
         .bind(account.as_str())

@@ -28,10 +28,18 @@ impl Store {
         now: Timestamp,
     ) -> DbResult<bool> {
         let mut db = self.write_connection().await?;
-        let row = sqlx::query("SELECT COUNT(*) AS n FROM follows WHERE follower_id = $1")
-            .bind(follower.as_str())
-            .fetch_one(&mut *db)
-            .await?;
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n, \
+                SUM(CASE WHEN followed_id = $2 THEN 1 ELSE 0 END) AS already \
+             FROM follows WHERE follower_id = $1",
+        )
+        .bind(follower.as_str())
+        .bind(followed.as_str())
+        .fetch_one(&mut *db)
+        .await?;
+        if get::<Option<i64>>(&row, "already")?.unwrap_or(0) > 0 {
+            return Ok(false);
+        }
         if get::<i64>(&row, "n")? >= MAX_FOLLOWS {
             return Err(DbError::Conflict);
         }
@@ -136,8 +144,9 @@ impl Store {
             .collect()
     }
 
-    /// The game in progress of each player `follower` follows who is playing one (the newest,
-    /// when several), with games idle since before `active_since` left out as the lobby does.
+    /// The game in progress against another person of each player `follower` follows who is
+    /// playing one (the newest, when several), with games idle since before `active_since`
+    /// left out as the lobby does. Games against the computer or on one device are their own.
     ///
     /// # Errors
     /// [`DbError::Other`] when the database fails.
@@ -149,7 +158,8 @@ impl Store {
         let rows = sqlx::query(&format!(
             "SELECT f.followed_id, g.id FROM follows f \
              JOIN games g ON g.black_id = f.followed_id OR g.white_id = f.followed_id \
-             WHERE f.follower_id = $2 AND {} ORDER BY g.created_at DESC, g.id",
+             WHERE f.follower_id = $2 AND g.mode IN ('friend', 'quick', 'ranked') AND {} \
+             ORDER BY g.created_at DESC, g.id",
             in_progress()
         ))
         .bind(active_since.0)

@@ -6,7 +6,17 @@
 pub const LAYERS: &[(&str, &[&str])] = &[
     (
         "core",
-        &["domain", "live", "accounts", "fair_play", "social", "secret", "metrics", "telemetry"],
+        &[
+            "domain",
+            "live",
+            "accounts",
+            "fair_play",
+            "social",
+            "web_push",
+            "secret",
+            "metrics",
+            "telemetry",
+        ],
     ),
     ("storage", &["storage"]),
     ("cluster", &["cluster"]),

@@ -138,6 +138,66 @@ fn documented(heading: &str) -> Vec<String> {
     blocks
 }
 
+/// The JSON blocks of the docs' section titled `section` (a `## ` heading), each with the title
+/// of the `### ` part it sits in (empty before the first).
+fn documented_parts(section: &str) -> Vec<(&'static str, String)> {
+    let mut blocks = Vec::new();
+    let (mut current, mut part) = ("", "");
+    let mut block: Option<String> = None;
+    for line in DOC.lines() {
+        if let Some(title) = line.strip_prefix("## ") {
+            (current, part) = (title, "");
+        } else if let Some(title) = line.strip_prefix("### ") {
+            part = title;
+        } else if line == "```json" {
+            block = Some(String::new());
+        } else if line == "```" {
+            if let Some(text) = block.take()
+                && current == section
+            {
+                blocks.push((part, text));
+            }
+        } else if let Some(text) = block.as_mut() {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    blocks
+}
+
+/// The notifications in an example: every object with a `kind` and a `read`.
+fn notifications_in(value: &Value) -> Vec<&Value> {
+    match value {
+        Value::Object(map) if map.contains_key("kind") && map.contains_key("read") => vec![value],
+        Value::Object(map) => map.values().flat_map(notifications_in).collect(),
+        Value::Array(items) => items.iter().flat_map(notifications_in).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The `type`s of the messages the player's socket (`/api/me/ws`) sends.
+const PLAYER_SOCKET_TYPES: [&str; 5] = ["hello", "notification", "challenge", "pong", "error"];
+
+#[test]
+fn every_example_of_challenges_follows_and_notifications_is_json_the_server_sends() {
+    let blocks = documented_parts("Challenges and notifications");
+    for part in ["Challenges", "Following", "Notifications", "The player's socket"] {
+        assert!(blocks.iter().any(|(seen, _)| *seen == part), "no example under {part}");
+    }
+    for (part, block) in &blocks {
+        let value: Value = serde_json::from_str(block).unwrap_or_else(|e| panic!("{e}: {block}"));
+        if *part == "The player's socket" {
+            let kind = value["type"].as_str().unwrap_or_default();
+            assert!(PLAYER_SOCKET_TYPES.contains(&kind), "not a player's socket message: {block}");
+        }
+        for notification in notifications_in(&value) {
+            let read: crate::social::Notification = serde_json::from_value(notification.clone())
+                .unwrap_or_else(|e| panic!("{e}: {notification}"));
+            assert_eq!(&serde_json::to_value(&read).unwrap(), notification);
+        }
+    }
+}
+
 #[test]
 fn every_client_example_in_the_docs_parses() {
     let blocks = documented("Client");
