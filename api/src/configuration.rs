@@ -23,6 +23,9 @@
 //! | `OUTFLANK_ANALYSIS_DEPTH` | `12`: plies of midgame search in an analysis |
 //! | `OUTFLANK_ANALYSIS_EXACT` | `20`: empties from which an analysis solves exactly |
 //! | `OUTFLANK_ADMISSION_LAG_MS` | `100`: a worker this late on its ticks is saturated, and new games get `503 server_busy` with `Retry-After`; `off` never refuses |
+//! | `OUTFLANK_VAPID_PRIVATE_KEY` | unset: generated once and kept in the database (Web Push's key, 32 bytes base64url) |
+//! | `OUTFLANK_VAPID_SUBJECT` | unset: the public URL, else `mailto:admin@localhost` (the contact push services see) |
+//! | `OUTFLANK_PUSH_LOCAL_ENDPOINTS` | unset: push subscriptions must name public https services; `1` also allows http and local hosts (development and tests only) |
 //! | `OUTFLANK_TRUSTED_PROXIES` | unset: the TCP peer is the client; else proxies (`10.0.0.0/8,::1`) whose `X-Forwarded-For` names it |
 
 use std::net::SocketAddr;
@@ -105,6 +108,13 @@ pub struct Settings {
     pub analysis_depth: u32,
     /// `OUTFLANK_ANALYSIS_EXACT`: positions with this many empties or fewer are solved.
     pub analysis_exact_empties: u32,
+    /// `OUTFLANK_VAPID_PRIVATE_KEY`: the Web Push key, if given (else kept in the database).
+    pub vapid_private_key: Option<Secret>,
+    /// `OUTFLANK_VAPID_SUBJECT`: the contact push services see (`mailto:` or `https:`).
+    pub vapid_subject: Option<String>,
+    /// `OUTFLANK_PUSH_LOCAL_ENDPOINTS`: whether push subscriptions may name http endpoints and
+    /// local hosts, for development and tests; never on a public site.
+    pub push_local_endpoints: bool,
 }
 
 /// A setting that could not be used; names the variable.
@@ -345,6 +355,40 @@ impl Settings {
             "number of empties from 0 to 24",
         )?;
 
+        let vapid_private_key = match lookup("OUTFLANK_VAPID_PRIVATE_KEY") {
+            None => None,
+            Some(value) if crate::web_push::VapidKey::parse(&value).is_ok() => {
+                Some(Secret::new(value))
+            }
+            Some(_) => {
+                return Err(invalid(
+                    "OUTFLANK_VAPID_PRIVATE_KEY",
+                    "[redacted]".into(),
+                    "P-256 private key: 32 bytes in base64url",
+                ));
+            }
+        };
+        let vapid_subject = match lookup("OUTFLANK_VAPID_SUBJECT") {
+            None => None,
+            Some(value) if value.starts_with("mailto:") || value.starts_with("https://") => {
+                Some(value)
+            }
+            Some(value) => {
+                return Err(invalid(
+                    "OUTFLANK_VAPID_SUBJECT",
+                    value,
+                    "contact as mailto:… or https://…",
+                ));
+            }
+        };
+        let push_local_endpoints = match lookup("OUTFLANK_PUSH_LOCAL_ENDPOINTS").as_deref() {
+            None | Some("0") => false,
+            Some("1") => true,
+            Some(other) => {
+                return Err(invalid("OUTFLANK_PUSH_LOCAL_ENDPOINTS", other.to_owned(), "0 or 1"));
+            }
+        };
+
         Ok(Settings {
             address,
             metrics_address,
@@ -366,6 +410,9 @@ impl Settings {
             analysis_queue,
             analysis_depth,
             analysis_exact_empties,
+            vapid_private_key,
+            vapid_subject,
+            push_local_endpoints,
         })
     }
 }

@@ -11,16 +11,15 @@ use tokio::sync::broadcast;
 
 use crate::domain::{NotificationKind, PlayerId, Timestamp};
 use crate::live::Human;
-use crate::player_feed::PlayerFeed;
+use crate::notifier::Notifier;
 use crate::service::{GameHub, StartedGame};
-use crate::social::PlayerEvent;
 use crate::storage::Store;
 
 /// How long a follower hears of no other game of the same player.
 pub const QUIET: Duration = Duration::from_secs(30 * 60);
 
 /// Starts the task that tells followers of the games started on this node.
-pub fn spawn(hub: &GameHub, store: Store, feed: PlayerFeed) {
+pub fn spawn(hub: &GameHub, store: Store, notifier: Notifier) {
     let mut started = hub.started_games();
     actix_web::rt::spawn(async move {
         let mut told: HashMap<(PlayerId, PlayerId), Instant> = HashMap::new();
@@ -31,7 +30,7 @@ pub fn spawn(hub: &GameHub, store: Store, feed: PlayerFeed) {
                     for (player, opponent) in
                         [(&game.black, &game.white), (&game.white, &game.black)]
                     {
-                        tell_followers(&store, &feed, &mut told, &game, player, opponent).await;
+                        tell_followers(&store, &notifier, &mut told, &game, player, opponent).await;
                     }
                 }
                 Err(broadcast::error::RecvError::Lagged(missed)) => {
@@ -45,7 +44,7 @@ pub fn spawn(hub: &GameHub, store: Store, feed: PlayerFeed) {
 
 async fn tell_followers(
     store: &Store,
-    feed: &PlayerFeed,
+    notifier: &Notifier,
     told: &mut HashMap<(PlayerId, PlayerId), Instant>,
     game: &StartedGame,
     player: &Human,
@@ -70,12 +69,9 @@ async fn tell_followers(
             "mode": game.mode,
             "control": game.control,
         });
-        match store.notify(&follower, NotificationKind::FollowedStarted, data, now).await {
-            Ok(notification) => {
-                told.insert((follower.clone(), player.id.clone()), Instant::now());
-                feed.tell(&follower, &PlayerEvent::Notification { notification });
-            }
-            Err(error) => tracing::warn!(%error, "a follower was not told of a game"),
+        let kind = NotificationKind::FollowedStarted;
+        if notifier.notify(&follower, kind, data, now).await.is_some() {
+            told.insert((follower.clone(), player.id.clone()), Instant::now());
         }
     }
 }

@@ -8,7 +8,10 @@ use actix_web::dev::{Server, ServerHandle};
 use actix_web::{App, HttpServer, middleware, web};
 
 use crate::lobby_feed::LobbyFeed;
+use crate::notifier::Notifier;
 use crate::player_feed::PlayerFeed;
+use crate::push_sender::PushSender;
+use crate::web_push::VapidKey;
 use thiserror::Error;
 
 use crate::cluster::Cluster;
@@ -31,6 +34,33 @@ use outflank_matchmaker::{AnyQueue, QueueError};
 
 /// Settings key of the generated session secret.
 const SESSION_SECRET_KEY: &str = "session_secret";
+/// Where the generated Web Push key is kept when none is configured.
+const VAPID_KEY: &str = "vapid_private_key";
+
+/// The Web Push key: configured, or generated once and kept in the database like the session
+/// secret, so every node and every restart signs with the key browsers subscribed with.
+async fn vapid_key(settings: &Settings, store: &Store) -> Result<VapidKey, StartupError> {
+    if let Some(configured) = &settings.vapid_private_key {
+        return VapidKey::parse(configured.expose())
+            .map_err(|error| StartupError::Vapid(error.to_string()));
+    }
+    let generated = loop {
+        if let Some((_, private)) = VapidKey::from_random(rand::random()) {
+            break private;
+        }
+    };
+    let kept = store.setting_or_insert(VAPID_KEY, &generated).await?;
+    VapidKey::parse(&kept).map_err(|error| StartupError::Vapid(error.to_string()))
+}
+
+/// The contact push services see: configured, else the public URL, else a local address.
+fn vapid_subject(settings: &Settings) -> String {
+    match (&settings.vapid_subject, &settings.public_url) {
+        (Some(subject), _) => subject.clone(),
+        (None, Some(public)) if public.is_https() => public.origin().to_owned(),
+        _ => "mailto:admin@localhost".to_owned(),
+    }
+}
 
 /// Why the server could not start.
 #[derive(Debug, Error)]
@@ -49,6 +79,8 @@ pub enum StartupError {
     Queue(#[from] QueueError),
     #[error("cannot start the threads that review games and value the analysis board: {0}")]
     Threads(std::io::Error),
+    #[error("the stored Web Push key is not one: {0}")]
+    Vapid(String),
 }
 
 /// A bound, not yet running server. Binding first lets port 0 work and report the real port.
@@ -208,9 +240,18 @@ impl Application {
             usize::try_from(settings.sockets_per_address).unwrap_or(usize::MAX);
         let online = Online::new(sockets_per_address);
         let player_feed = PlayerFeed::new(shared_sockets.clone());
-        crate::follow_notices::spawn(&hub, store.clone(), player_feed.clone());
-        crate::turn_notices::spawn(&hub, store.clone(), player_feed.clone());
+        let push = PushSender::new(
+            vapid_key(settings, &store).await?,
+            vapid_subject(settings),
+            store.clone(),
+            settings.push_local_endpoints,
+        );
+        let notifier = Notifier::new(store.clone(), player_feed.clone(), push.clone());
+        crate::follow_notices::spawn(&hub, store.clone(), notifier.clone());
+        crate::turn_notices::spawn(&hub, store.clone(), notifier.clone());
         let player_feed = web::Data::new(player_feed);
+        let notifier = web::Data::new(notifier);
+        let push = web::Data::new(push);
         let open_sockets = OpenSockets::new(online.clone(), shared_sockets);
         actix_web::rt::spawn(open_sockets.clone().recount_after_reconnections());
         let open_sockets = web::Data::new(open_sockets);
@@ -263,6 +304,8 @@ impl Application {
                 .app_data(open_sockets.clone())
                 .app_data(lobby_feed.clone())
                 .app_data(player_feed.clone())
+                .app_data(notifier.clone())
+                .app_data(push.clone())
                 .app_data(metrics.clone())
                 .app_data(rate_limits.clone())
                 .app_data(trusted_proxies.clone())

@@ -9,16 +9,15 @@ use serde_json::json;
 use tokio::sync::broadcast;
 
 use crate::domain::{NotificationKind, Timestamp};
-use crate::player_feed::PlayerFeed;
+use crate::notifier::Notifier;
 use crate::service::{DailyTurn, GameHub};
-use crate::social::PlayerEvent;
 use crate::storage::{DbError, Store};
 
 /// How often reminders falling due are looked for.
 const CHECK_EVERY: Duration = Duration::from_secs(1);
 
 /// Starts the task that tells players of their daily games' turns on this node.
-pub fn spawn(hub: &GameHub, store: Store, feed: PlayerFeed) {
+pub fn spawn(hub: &GameHub, store: Store, notifier: Notifier) {
     let mut turns = hub.daily_turns();
     let clock = hub.clock().clone();
     actix_web::rt::spawn(async move {
@@ -29,7 +28,7 @@ pub fn spawn(hub: &GameHub, store: Store, feed: PlayerFeed) {
             tokio::select! {
                 turn = turns.recv() => match turn {
                     Ok(turn) => {
-                        tell(&store, &feed, &turn, NotificationKind::DailyTurn, clock.now()).await;
+                        tell(&store, &notifier, &turn, NotificationKind::DailyTurn, clock.now()).await;
                         waiting.retain(|earlier| earlier.game != turn.game);
                         waiting.push(turn);
                     }
@@ -45,7 +44,7 @@ pub fn spawn(hub: &GameHub, store: Store, feed: PlayerFeed) {
                     waiting = later;
                     for turn in due {
                         if still_waits(&store, &turn).await {
-                            tell(&store, &feed, &turn, NotificationKind::DailyReminder, now).await;
+                            tell(&store, &notifier, &turn, NotificationKind::DailyReminder, now).await;
                         }
                     }
                 }
@@ -77,7 +76,7 @@ async fn still_waits(store: &Store, turn: &DailyTurn) -> bool {
 /// notifications).
 async fn tell(
     store: &Store,
-    feed: &PlayerFeed,
+    notifier: &Notifier,
     turn: &DailyTurn,
     kind: NotificationKind,
     now: Timestamp,
@@ -92,10 +91,5 @@ async fn tell(
         "opponent": turn.opponent,
         "deadline": turn.deadline.0,
     });
-    match store.notify(&turn.to_move.id, kind, data, now).await {
-        Ok(notification) => {
-            feed.tell(&turn.to_move.id, &PlayerEvent::Notification { notification });
-        }
-        Err(error) => tracing::warn!(%error, "a daily turn was not notified"),
-    }
+    notifier.notify(&turn.to_move.id, kind, data, now).await;
 }

@@ -14,6 +14,7 @@ use crate::http::origin::AllowedOrigins;
 use crate::http::session::current_session;
 use crate::identity::oidc::{Login, Oidc, login};
 use crate::identity::session::{Session, SessionKeys};
+use crate::notifier::Notifier;
 use crate::storage::Store;
 
 /// Where the provider sends the browser back to.
@@ -81,6 +82,7 @@ async fn callback(
     sign_in: web::Data<SignIn>,
     keys: web::Data<SessionKeys>,
     store: web::Data<Store>,
+    notifier: web::Data<Notifier>,
 ) -> HttpResponse {
     let Some(oidc) = &sign_in.0 else { return failed("unavailable") };
     let now = Timestamp::now();
@@ -130,7 +132,7 @@ async fn callback(
         }
     }
     if let Some(guest) = guest_id {
-        keep_guest_history(&store, &guest, &account.player_id, now).await;
+        keep_guest_history(&store, &notifier, &guest, &account.player_id, now).await;
     }
     let name = account.name.clone().unwrap_or(nickname);
     let Ok(nickname) = Nickname::parse(&name) else {
@@ -151,14 +153,17 @@ async fn callback(
 
 /// Moves the history of the guest who signed in to their account, once, and says so in a
 /// notification. Signing in goes on if it fails: the guest's games stay the guest's.
-async fn keep_guest_history(store: &Store, guest: &PlayerId, account: &PlayerId, now: Timestamp) {
+async fn keep_guest_history(
+    store: &Store,
+    notifier: &Notifier,
+    guest: &PlayerId,
+    account: &PlayerId,
+    now: Timestamp,
+) {
     match store.adopt_guest(guest, account).await {
         Ok(Some(kept)) if kept.games + kept.puzzles > 0 => {
             let data = json!({ "games": kept.games, "puzzles": kept.puzzles });
-            let kind = NotificationKind::GuestHistoryKept;
-            if let Err(error) = store.notify(account, kind, data, now).await {
-                tracing::warn!(%error, "a guest's kept history was not notified");
-            }
+            notifier.notify(account, NotificationKind::GuestHistoryKept, data, now).await;
         }
         Ok(_) => {}
         Err(error) => tracing::error!(%error, "a guest's history could not move to the account"),

@@ -19,6 +19,7 @@ use crate::http::error::{ApiError, api_error};
 use crate::identity::session::Session;
 use crate::json::social::{ChallengeLists, challenge as shown};
 use crate::live::{ChosenControlError, Human, Pool, Setup, TimeControl};
+use crate::notifier::Notifier;
 use crate::player_feed::PlayerFeed;
 use crate::service::{GameHub, Origin, Start};
 use crate::social::{Challenge, ChallengeAnswer, ChallengeError, Party, PlayerEvent};
@@ -157,7 +158,7 @@ async fn create(
     session: Session,
     store: web::Data<Store>,
     hub: web::Data<GameHub>,
-    feed: web::Data<PlayerFeed>,
+    notifier: web::Data<Notifier>,
 ) -> Result<HttpResponse, ChallengeRouteError> {
     let (me, my_name) = me(&session, &store).await?;
     let asked: ChallengeRequest = serde_json::from_slice(&body)
@@ -208,28 +209,27 @@ async fn create(
     }
     if !blocked {
         let notice = NotificationKind::ChallengeReceived;
-        notify(&store, &feed, &row.challenged, notice, &row.challenge, now).await;
-        feed.tell(&row.challenged, &PlayerEvent::Challenge { challenge: row.challenge.clone() });
+        notify(&notifier, &row.challenged, notice, &row.challenge, now).await;
+        notifier
+            .feed()
+            .tell(&row.challenged, &PlayerEvent::Challenge { challenge: row.challenge.clone() });
     }
-    feed.tell(&row.challenger, &PlayerEvent::Challenge { challenge: row.challenge.clone() });
+    notifier
+        .feed()
+        .tell(&row.challenger, &PlayerEvent::Challenge { challenge: row.challenge.clone() });
     Ok(HttpResponse::Created().json(shown(&row.challenge, now)))
 }
 
-/// Stores a notification of `kind` about `challenge` for `to` and tells them. A notification
-/// that cannot be stored is logged: the challenge itself is kept either way.
+/// Notifies `to` of `kind` about `challenge` as it stands at `now`.
 async fn notify(
-    store: &Store,
-    feed: &PlayerFeed,
+    notifier: &Notifier,
     to: &PlayerId,
     kind: NotificationKind,
     challenge: &Challenge,
     now: Timestamp,
 ) {
     let data = serde_json::to_value(shown(challenge, now)).unwrap_or_default();
-    match store.notify(to, kind, data, now).await {
-        Ok(notification) => feed.tell(to, &PlayerEvent::Notification { notification }),
-        Err(error) => tracing::warn!(%error, "a challenge's notification was not stored"),
-    }
+    notifier.notify(to, kind, data, now).await;
 }
 
 /// `GET /api/challenges`: the signed-in player's open challenges, received and sent.
@@ -295,7 +295,7 @@ async fn accept(
     session: Session,
     store: web::Data<Store>,
     hub: web::Data<GameHub>,
-    feed: web::Data<PlayerFeed>,
+    notifier: web::Data<Notifier>,
 ) -> Result<HttpResponse, ChallengeRouteError> {
     let (me, _) = me(&session, &store).await?;
     let (mut row, party) = load(&store, &path, &me).await?;
@@ -304,7 +304,7 @@ async fn accept(
         .answer(ChallengeAnswer::Accept, party, Timestamp::now())
         .map_err(ChallengeRouteError::Answer)?;
     if store.blocked_between(&row.challenger, &row.challenged).await? {
-        return decline_for(&store, &feed, row, party).await;
+        return decline_for(&store, &notifier, row, party).await;
     }
     if row.challenge.rated
         && !(may_play_rated(&store, &row.challenger).await?
@@ -339,22 +339,22 @@ async fn accept(
         return Err(ChallengeRouteError::Unavailable(error.to_string()));
     }
     let kind = NotificationKind::ChallengeAccepted;
-    notify(&store, &feed, &row.challenger, kind, &row.challenge, now).await;
-    tell_both(&feed, &row);
+    notify(&notifier, &row.challenger, kind, &row.challenge, now).await;
+    tell_both(notifier.feed(), &row);
     Ok(HttpResponse::Ok().json(shown(&row.challenge, now)))
 }
 
 /// Declines `row` for its challenged player and tells both.
 async fn decline_for(
     store: &Store,
-    feed: &PlayerFeed,
+    notifier: &Notifier,
     mut row: ChallengeRow,
     party: Party,
 ) -> Result<HttpResponse, ChallengeRouteError> {
     let now = answer(store, &mut row, ChallengeAnswer::Decline, party, None).await?;
     let kind = NotificationKind::ChallengeDeclined;
-    notify(store, feed, &row.challenger, kind, &row.challenge, now).await;
-    tell_both(feed, &row);
+    notify(notifier, &row.challenger, kind, &row.challenge, now).await;
+    tell_both(notifier.feed(), &row);
     Ok(HttpResponse::Ok().json(shown(&row.challenge, now)))
 }
 
@@ -363,11 +363,11 @@ async fn decline(
     path: web::Path<String>,
     session: Session,
     store: web::Data<Store>,
-    feed: web::Data<PlayerFeed>,
+    notifier: web::Data<Notifier>,
 ) -> Result<HttpResponse, ChallengeRouteError> {
     let (me, _) = me(&session, &store).await?;
     let (row, party) = load(&store, &path, &me).await?;
-    decline_for(&store, &feed, row, party).await
+    decline_for(&store, &notifier, row, party).await
 }
 
 /// `POST /api/challenges/{id}/cancel`: its sender withdraws it.
@@ -375,11 +375,11 @@ async fn cancel(
     path: web::Path<String>,
     session: Session,
     store: web::Data<Store>,
-    feed: web::Data<PlayerFeed>,
+    notifier: web::Data<Notifier>,
 ) -> Result<HttpResponse, ChallengeRouteError> {
     let (me, _) = me(&session, &store).await?;
     let (mut row, party) = load(&store, &path, &me).await?;
     let now = answer(&store, &mut row, ChallengeAnswer::Cancel, party, None).await?;
-    tell_both(&feed, &row);
+    tell_both(notifier.feed(), &row);
     Ok(HttpResponse::Ok().json(shown(&row.challenge, now)))
 }

@@ -18,6 +18,7 @@ mod my_games;
 mod notifications;
 mod pages;
 pub(crate) mod players;
+mod push;
 mod puzzles;
 mod reports;
 pub mod rooms;
@@ -50,6 +51,7 @@ pub fn configure(config: &mut ServiceConfig, probes: Probes) {
     challenges::configure(config);
     follows::configure(config);
     notifications::configure(config);
+    push::configure(config);
     moderation::configure(config);
     players::configure(config);
     puzzles::configure(config);

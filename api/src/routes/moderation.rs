@@ -15,9 +15,8 @@ use crate::domain::{
 use crate::http::error::{ApiError, api_error};
 use crate::identity::revocations::Revocations;
 use crate::identity::session::Session;
-use crate::player_feed::PlayerFeed;
+use crate::notifier::Notifier;
 use crate::service::fair_play;
-use crate::social::PlayerEvent;
 use crate::storage::{DbError, ReportRow, SanctionError, SanctionRow, Store};
 
 /// The longest reason a moderator may give, in characters.
@@ -278,7 +277,7 @@ async fn sanction(
     body: web::Json<SanctionBody>,
     store: web::Data<Store>,
     revocations: web::Data<Revocations>,
-    feed: web::Data<PlayerFeed>,
+    notifier: web::Data<Notifier>,
 ) -> Result<HttpResponse, ModerationError> {
     let moderator = moderator(session, &store).await?;
     let kind: SanctionKind = body.kind.parse().map_err(|_| ModerationError::BadKind)?;
@@ -292,13 +291,13 @@ async fn sanction(
     if matches!(kind, SanctionKind::Closed | SanctionKind::Name) {
         revocations.revoke(&store, &player, now).await?;
     }
-    tell_reporters(&store, &feed, &player, now).await;
+    tell_reporters(&store, &notifier, &player, now).await;
     Ok(HttpResponse::Created().json(sanction_json(&row)))
 }
 
 /// Notifies everyone whose report on `player` the sanction made at `now` acted on. The
 /// sanction stands whether or not they can be told.
-async fn tell_reporters(store: &Store, feed: &PlayerFeed, player: &PlayerId, now: Timestamp) {
+async fn tell_reporters(store: &Store, notifier: &Notifier, player: &PlayerId, now: Timestamp) {
     let reports = match store.reports_on(player).await {
         Ok(reports) => reports,
         Err(error) => return tracing::warn!(%error, "reporters were not told of a sanction"),
@@ -309,12 +308,7 @@ async fn tell_reporters(store: &Store, feed: &PlayerFeed, player: &PlayerId, now
     for report in acted_on {
         let Some(reporter) = report.reporter else { continue };
         let data = json!({ "report": report.id, "target": report.target_name });
-        match store.notify(&reporter, NotificationKind::ReportActedOn, data, now).await {
-            Ok(notification) => {
-                feed.tell(&reporter, &PlayerEvent::Notification { notification });
-            }
-            Err(error) => tracing::warn!(%error, "a reporter was not told of a sanction"),
-        }
+        notifier.notify(&reporter, NotificationKind::ReportActedOn, data, now).await;
     }
 }
 

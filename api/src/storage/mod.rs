@@ -40,6 +40,7 @@ mod notifications;
 mod players;
 mod plies;
 mod postgres_writer;
+mod push;
 mod puzzles;
 mod ratings;
 mod rooms;
@@ -69,6 +70,7 @@ pub use moderation::{
 };
 pub use notifications::NOTIFICATIONS_LISTED;
 pub use players::PlayerRow;
+pub use push::{MAX_PUSH_SUBSCRIPTIONS, PushSubscriptionRow};
 pub use puzzles::PuzzleCounts;
 pub use ratings::{LeaderboardRow, PoolStanding, PooledChange};
 pub use sessions::Revocation;

@@ -28,6 +28,7 @@ mod oidc_support;
 mod openapi;
 mod openings;
 mod pages;
+mod push;
 mod puzzles;
 mod quick;
 mod ranked;

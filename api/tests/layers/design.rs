@@ -28,6 +28,8 @@ pub const LAYERS: &[(&str, &[&str])] = &[
             "json",
             "lobby_feed",
             "player_feed",
+            "push_sender",
+            "notifier",
             "follow_notices",
             "turn_notices",
             "routes",
