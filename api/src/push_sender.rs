@@ -1,7 +1,7 @@
 //! Sends a notification to the browsers its account subscribed for its kind, by Web Push:
 //! each message encrypted for its browser and signed with the server's VAPID key, posted to the
-//! browser's push service. A service that says the subscription is gone (404, 410) has it
-//! removed. Nothing is sent, and no push service reached, without a subscription.
+//! browser's push service. A service that says the subscription is gone (404, 410) or not
+//! this server's (403) has it removed. Nothing is sent, and no push service reached, without a subscription.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -149,7 +149,9 @@ impl PushSender {
             .await;
         match sent {
             Ok(response) if response.status().is_success() => {}
-            Ok(response) if matches!(response.status().as_u16(), 404 | 410) => {
+            // Gone (404, 410), or made for another key (403, after the key changed): it will
+            // never take a push from this server again.
+            Ok(response) if matches!(response.status().as_u16(), 403 | 404 | 410) => {
                 if let Err(error) =
                     self.inner.store.drop_push_subscription(&subscription.endpoint).await
                 {

@@ -134,6 +134,15 @@ export const notifications = () => request('GET', '/api/notifications');
 export const markNotificationsRead = (ids = null) =>
   request('POST', '/api/notifications/read', ids ? { ids } : { all: true });
 
+// Following players: their games started are notified (`followed_started`).
+/** Follows the player called `name`: `{name, following: true}` (201, or 200 when already). */
+export const follow = (name) => request('POST', '/api/follows', { name });
+/** Stops following `name` (204; 404 `player_not_found` when not followed). */
+export const unfollow = (name) => request('DELETE', `/api/follows/${encodeURIComponent(name)}`);
+/** Whom the player follows: `{following: [{name, since, online, playing: game id | null,
+ *  recent: [{game_id, result, opponent, finished_at}]}]}`, the recent results newest first. */
+export const following = () => request('GET', '/api/follows');
+
 // The moderator's desk: every route answers 403 `not_moderator` to anyone else.
 export const modMe = () => request('GET', '/api/mod/me');
 export const modQueue = () => request('GET', '/api/mod/queue');

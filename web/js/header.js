@@ -3,12 +3,16 @@
 // without one; or Sign in when Google sign-in is configured. Nothing for guests otherwise:
 // the home page explains, next to Ranked, why sign-in is missing. A moderator also has a link
 // to the moderator's desk. A player with a public name also has the bell of their notifications,
-// and hears of challenges on every page (notify/).
+// and hears of challenges on every page (notify/). Where there are accounts (sign-in is
+// configured, or the visitor has one), the corner starts with "Find a player"
+// (players/header-search.js). A page with a place for the players one follows (`#following`,
+// the home page's) has it filled for a player with a public name (players/following.js).
 import * as api from './api.js';
 import './theme.js';
 import { formatRating, profileUrl, signInUrl, welcomeUrl, whoAmI } from './account.js';
 import { isModerator, knownModerator } from './safety/moderator.js';
 import { notifications } from './notify/index.js';
+import { headerSearch } from './players/header-search.js';
 
 function element(tag, attributes = {}, text = '') {
   const node = document.createElement(tag);
@@ -43,6 +47,15 @@ async function addModLink(area, playerId) {
   if (signOut) signOut.before(modLink());
 }
 
+/** Fills the page's place for the players `name` follows, if it has one, once. */
+let followingShown = false;
+function showFollowing(name) {
+  const place = document.getElementById('following');
+  if (!place || followingShown) return;
+  followingShown = true;
+  import('./players/following.js').then(({ renderFollowing }) => renderFollowing(place, name));
+}
+
 /** Draws the account corner; `fresh` asks the server again (after a rating changed, say). */
 export async function renderHeader({ fresh = false } = {}) {
   const area = document.getElementById('site-account');
@@ -54,10 +67,13 @@ export async function renderHeader({ fresh = false } = {}) {
     // Words for screen readers around what is shown, so the link's name contains its text.
     link.append(element('span', { class: 'visually-hidden' }, 'Your profile: '));
     link.append(element('span', { class: 'account-name' }, account.name));
-    link.append(element('span', { class: 'visually-hidden' }, ', rating'));
+    // The rating (and its words) go on the narrowest screens, where the corner is full.
     const rating = element('span', { class: 'account-rating' }, formatRating(account.rating, account.provisional));
-    link.append(' ', rating);
+    const words = element('span', { class: 'account-rating-words' });
+    words.append(element('span', { class: 'visually-hidden' }, ', rating'), ' ', rating);
+    link.append(words);
     parts.push(notifications(account.name), link, signOutButton());
+    showFollowing(account.name);
   } else if (account) {
     // On the welcome page itself the page is the way to choose it.
     if (location.pathname !== '/welcome') {
@@ -70,6 +86,7 @@ export async function renderHeader({ fresh = false } = {}) {
   // A moderator's link, at once when this tab knows already.
   const moderator = account ? knownModerator(me.id) : false;
   if (moderator) parts.splice(parts.length - 1, 0, modLink());
+  if (google || account) parts.unshift(headerSearch());
   parts.push(element('span', { id: 'site-account-error', class: 'error', role: 'alert' }));
   area.replaceChildren(...parts);
   area.dataset.state = account ? (account.name ? 'named' : 'unnamed') : 'guest';

@@ -1,14 +1,18 @@
 // /players/{name}: a player's rating, rank and results in each rating pool (one chosen at a time,
 // at first the one they played most), its rating-history chart, recent games (each opening its
-// replay), puzzles solved, and what moderators found (safety/profile.js). On someone else's, for
-// a signed-in player, Challenge (players/challenge.js). On your own profile: a link to your
-// puzzles, your reports and blocks, and Delete my account, confirmed first.
+// replay), puzzles solved, followers and following, and what moderators found
+// (safety/profile.js). On someone else's, for a signed-in player, Challenge
+// (players/challenge.js) and Follow (players/follow.js). On your own profile: a link to your
+// puzzles, the players you follow (players/following.js), your reports and blocks, and Delete
+// my account, confirmed first.
 import * as api from './api.js';
 import { formatChange, formatRating, spokenChange, whoAmI } from './account.js';
 import { ratingChart } from './chart.js';
 import { controlName } from './text.js';
 import { renderProfileSafety } from './safety/profile.js';
 import { renderChallenge } from './players/challenge.js';
+import { renderFollow } from './players/follow.js';
+import { renderFollowing } from './players/following.js';
 import './header.js';
 
 const $ = (id) => document.getElementById(id);
@@ -134,6 +138,11 @@ function render(profile, who) {
   $('puzzles-link').hidden = !own;
   renderProfileSafety(profile, who, own);
   renderChallenge(profile, who, own);
+  renderFollow(profile, who, own);
+  if (own) {
+    $('following-card').hidden = false;
+    renderFollowing($('following-card'), { always: true });
+  }
 }
 
 // The chosen pool's chart, drawn for the width of its card (again when that changes).

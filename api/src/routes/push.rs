@@ -159,7 +159,7 @@ async fn subscribe(
 
 #[derive(Debug, Deserialize)]
 struct EndpointQuery {
-    endpoint: String,
+    endpoint: Option<String>,
 }
 
 /// `DELETE /api/push/subscriptions?endpoint=…`: forgets this account's subscription there.
@@ -169,7 +169,10 @@ async fn unsubscribe(
     store: web::Data<Store>,
 ) -> Result<HttpResponse, PushRouteError> {
     let me = signed_in(&session)?;
-    if !store.remove_push_subscription(me, &query.endpoint).await? {
+    let Some(endpoint) = &query.endpoint else {
+        return Err(PushRouteError::BadRequest("name the endpoint: ?endpoint=…".into()));
+    };
+    if !store.remove_push_subscription(me, endpoint).await? {
         return Err(PushRouteError::NotFound);
     }
     Ok(HttpResponse::NoContent().finish())

@@ -260,6 +260,7 @@ async fn bad_subscriptions_are_refused_and_change_nothing() {
     assert_eq!(push["subscriptions"], json!([]));
     let missing = "/api/push/subscriptions?endpoint=http%3A%2F%2F127.0.0.1%3A9%2Fpush%2F1";
     assert_eq!(bob.delete(missing).await.status(), 404);
+    assert_eq!(bob.delete("/api/push/subscriptions").await.status(), 400);
     assert_eq!(bob.post("/api/push/subscriptions", &good).await.status(), 201);
     assert_eq!(bob.post("/api/push/subscriptions", &good).await.status(), 200);
     assert_eq!(bob.delete(missing).await.status(), 204);

@@ -5,14 +5,18 @@
 // read; "Mark all read" marks the rest. The challenges that still wait are listed first: those
 // the player sent, each with Cancel (and any received that the list does not show, with Accept
 // and Decline). Escape or a click elsewhere closes it. A notification that no toast speaks of
-// is said to screen readers as it comes.
+// is said to screen readers as it comes. A followed player's game started links to it to
+// watch; a daily game's turn, and its reminder (marked urgent), say how long is left.
 import * as api from '../api.js';
 import { profileUrl } from '../account.js';
 import { el } from '../element.js';
 import { sentence } from '../text.js';
 import { allChallenges, challengeById, feed, isMine, myName, setUnread, unread, updateChallenge } from './feed.js';
+import { wantsToast } from './news.js';
 import { announce, gameUrl, hasToast } from './tray.js';
-import { isOpen, nameOf, notificationText, terms, timeAgo, timeLeft } from './words.js';
+import {
+  LINK_WORDS, URGENT_WORD, isOpen, moveTimeLeft, nameOf, notificationText, terms, timeAgo, timeLeft,
+} from './words.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const full = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
@@ -114,15 +118,25 @@ function challengeButtons(challenge, describedBy) {
 /** What one notification leads to: a game, the challenge's buttons, the player's reports. */
 function followUp(notification, textId) {
   const data = notification.data || {};
+  const words = LINK_WORDS[notification.kind];
   switch (notification.kind) {
     case 'challenge_accepted':
-      return data.game_id ? el('a', { href: gameUrl(data.game_id) }, 'Open the game') : null;
+    case 'followed_started':
+      return data.game_id ? el('a', { href: gameUrl(data.game_id) }, words) : null;
+    case 'daily_turn':
+    case 'daily_reminder': {
+      const left = moveTimeLeft(notification);
+      return el('span', { class: 'notify-next' }, left ? `${left} · ` : null,
+        data.game_id ? el('a', { href: gameUrl(data.game_id) }, words) : null);
+    }
     case 'challenge_received': {
       const now = challengeById(data.id);
       return isOpen(now) ? challengeButtons(now, textId) : el('span', { class: 'muted' }, 'No longer open');
     }
     case 'report_acted_on':
-      return el('a', { href: `${profileUrl(myName())}#my-reports-card` }, 'Your reports');
+      return el('a', { href: `${profileUrl(myName())}#my-reports-card` }, words);
+    case 'guest_history_kept':
+      return el('a', { href: profileUrl(myName()) }, words);
     default:
       return null;
   }
@@ -136,6 +150,7 @@ function notificationItem(notification) {
   return el('li', { class: 'notify-item', 'data-kind': notification.kind, 'data-id': notification.id, 'data-new': isNew },
     el('p', { class: 'notify-text', id: textId },
       isNew ? el('span', { class: 'notify-new' }, el('span', { class: 'visually-hidden' }, 'New: ')) : null,
+      notification.kind === 'daily_reminder' ? el('span', { class: 'notify-urgent' }, `${URGENT_WORD}: `) : null,
       notificationText(notification, myName())),
     el('p', { class: 'notify-meta' }, timeNode(notification.created_at), next && !actions ? [' · ', next] : null),
     actions);
@@ -231,7 +246,7 @@ function build() {
   waitingList.setAttribute('aria-labelledby', 'notify-waiting-heading');
   list = el('ul', { class: 'notify-list', id: 'notify-list', 'aria-labelledby': 'notify-heading' });
   emptyLine = el('p', { class: 'muted', id: 'notify-empty', hidden: true },
-    'Nothing yet: challenges, their answers, and what moderators did about your reports show here.');
+    'Nothing yet: challenges and their answers, the games of players you follow, your turns in daily games, and what moderators did about your reports show here.');
   panel = el('div', { id: 'notify-panel', class: 'notify-panel', role: 'region', 'aria-labelledby': 'notify-heading', hidden: true },
     el('div', { class: 'notify-head' }, heading, readAll),
     statusLine, waitingBox, list, emptyLine);
@@ -270,7 +285,7 @@ function build() {
   feed.addEventListener('notification', (event) => {
     const { notification } = event.detail;
     const about = notification.data && notification.data.id;
-    if (notification.kind === 'challenge_received' || (about && hasToast(about))) return;
+    if (notification.kind === 'challenge_received' || (about && hasToast(about)) || wantsToast(notification)) return;
     announce(`New notification: ${notificationText(notification, myName())}`);
   });
   drawCount();

@@ -7,6 +7,7 @@
 //   page goes to the game, and a refusal or no answer in time is said.
 // Daily challenges (a week to answer) show only when they happen on this page: the bell lists
 // them otherwise. Nothing here decides anything: the server says what became of a challenge.
+// The toasts of other news (news.js) go in the same corner, after the challenges'.
 import * as api from '../api.js';
 import { profileUrl } from '../account.js';
 import { el } from '../element.js';
@@ -43,7 +44,7 @@ function build() {
   alertLine = el('p', { class: 'visually-hidden', role: 'alert', id: 'challenge-alert' });
   statusLine = el('p', { class: 'visually-hidden', role: 'status', id: 'challenge-announce' });
   list = el('div', { class: 'challenge-toasts', id: 'challenge-toasts' });
-  tray = el('section', { class: 'challenge-tray', id: 'challenge-tray', 'aria-label': 'Challenges' },
+  tray = el('section', { class: 'challenge-tray', id: 'challenge-tray', 'aria-label': 'Challenges and news' },
     alertLine, statusLine, list);
   const header = document.querySelector('.site-header');
   if (header) header.after(tray);
@@ -53,7 +54,7 @@ function build() {
 const nameLink = (name) => el('a', { href: profileUrl(name) }, nameOf(name));
 
 /** Where the focus goes when the toast holding it leaves: the next toast, else the page. */
-function keepFocus(node) {
+export function keepFocus(node) {
   if (!node.contains(document.activeElement)) return;
   const next = [...list.children].find((other) => other !== node && other.querySelector('button'));
   if (next) next.querySelector('button').focus();
@@ -158,6 +159,12 @@ function outgoingToast(challenge) {
   }));
   const text = ['Waiting for ', nameLink(challenge.to), ` to answer your challenge: ${terms(challenge, myName())}…`];
   return toastNode(challenge, 'outgoing', text, [cancel]);
+}
+
+/** Puts the toast `node` in the corner, after the others (news.js's; the tray is made first). */
+export function addToast(node) {
+  startTray();
+  list.append(node);
 }
 
 /** Whether a toast here shows challenge `id` (and so says what becomes of it). */

@@ -1,5 +1,6 @@
 // The words of challenges and notifications: a challenge's terms as either player reads them,
-// what each notification says, how long ago something happened and how long is left.
+// what each notification says (and what its link says), how long ago something happened and
+// how long is left.
 import { controlName } from '../text.js';
 import { serverNow } from './clock.js';
 
@@ -64,6 +65,46 @@ export function timeLeft(expiresAt, now = serverNow()) {
   return `${days} days left`;
 }
 
+const count = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** "Your 3 guest games and 2 puzzles are now on your account." */
+function guestHistoryText(data) {
+  const games = Number.isSafeInteger(data.games) && data.games > 0 ? count(data.games, 'guest game') : null;
+  const puzzles = Number.isSafeInteger(data.puzzles) && data.puzzles > 0 ? count(data.puzzles, 'puzzle') : null;
+  const what = [games, puzzles].filter(Boolean).join(' and ');
+  return what ? `Your ${what} ${what === '1 guest game' || what === '1 puzzle' ? 'is' : 'are'} now on your account.`
+    : 'What you played as a guest is now on your account.';
+}
+
+/** "bob started a ranked game against cid (3+2)." */
+function startedText(data) {
+  const game = data.mode === 'ranked' ? 'a ranked game' : 'a game';
+  const control = data.control ? ` (${controlName(data.control)})` : '';
+  return `${nameOf(data.player)} started ${game} against ${nameOf(data.opponent)}${control}.`;
+}
+
+/** The words of a notification's link, by kind (the link itself is the bell's and the toasts'). */
+export const LINK_WORDS = Object.freeze({
+  challenge_accepted: 'Open the game',
+  followed_started: 'Watch',
+  daily_turn: 'Play your move',
+  daily_reminder: 'Play your move',
+  guest_history_kept: 'Your profile',
+  report_acted_on: 'Your reports',
+});
+
+/** The word before a daily game's reminder, in the bell and its toast. */
+export const URGENT_WORD = 'Hurry';
+
+/** The kinds of notification about a daily game's clock: they say how long is left. */
+export const isDailyTurn = (notification) => notification.kind === 'daily_turn' || notification.kind === 'daily_reminder';
+
+/** How long is left of a daily game's time to move ("31 h left"), '' once past or unknown. */
+export function moveTimeLeft(notification) {
+  const deadline = notification.data && notification.data.deadline;
+  return isDailyTurn(notification) && Number.isFinite(deadline) ? timeLeft(deadline) : '';
+}
+
 /** What a notification says, in one sentence, to the player called `viewer`. */
 export function notificationText(notification, viewer) {
   const data = notification.data || {};
@@ -76,6 +117,14 @@ export function notificationText(notification, viewer) {
       return `${nameOf(data.to)} declined your challenge: ${terms(data, viewer)}.`;
     case 'report_acted_on':
       return `A moderator acted on your report about ${nameOf(data.target)}.`;
+    case 'followed_started':
+      return startedText(data);
+    case 'daily_turn':
+      return `Your move against ${nameOf(data.opponent)}.`;
+    case 'daily_reminder':
+      return `Less than a tenth of your time is left against ${nameOf(data.opponent)}.`;
+    case 'guest_history_kept':
+      return guestHistoryText(data);
     default:
       return 'Something happened on your account.';
   }

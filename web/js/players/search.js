@@ -1,12 +1,11 @@
 // "Find a player": the start of a public name, typed or sent, lists the accounts the server
 // finds (look-alikes folded there), each linking to its profile with whether it is online and
 // its rating in each pool it has played; for a signed-in player with a public name, a Challenge
-// link too, to the profile's challenge form.
-import * as api from '../api.js';
+// link too, to the profile's challenge form. A name in the address (`?q=`, where the header's
+// search sends a name that is not one of its suggestions) is looked up at once.
 import { el } from '../element.js';
-import { formatRating, profileUrl, whoAmI } from '../account.js';
-
-const WAIT_MS = 250;
+import { profileUrl, whoAmI } from '../account.js';
+import { playerLookup, ratingsText } from './lookup.js';
 
 /** Whether the visitor may challenge the player called `name`: signed in, named, and not them. */
 async function challenger() {
@@ -16,9 +15,8 @@ async function challenger() {
 }
 
 function result(player, mayChallenge) {
-  const ratings = Object.entries(player.ratings)
-    .map(([pool, standing]) => `${pool} ${formatRating(standing.rating, standing.provisional)}`)
-    .join(' · ');
+  // Every pool played, by its key, as the server lists them.
+  const ratings = ratingsText(player.ratings, { label: (pool) => pool, byGames: false });
   return el('li', {},
     el('a', { href: profileUrl(player.name) }, player.name),
     player.online ? el('span', { class: 'online-badge' }, ' online') : null,
@@ -31,32 +29,28 @@ function result(player, mayChallenge) {
 /** Wires the form `form` (with an input named `q`) to the list `list` and the line `status`. */
 export function playerSearch(form, list, status) {
   const input = form.elements.q;
-  let timer = 0;
-  let asked = 0;
-  async function search() {
-    const q = input.value.trim();
-    const question = ++asked;
-    if (!q) {
-      list.replaceChildren();
-      status.textContent = '';
-      return;
-    }
-    try {
-      const [{ players }, mayChallenge] = await Promise.all([api.findPlayers(q), challenger()]);
-      if (question !== asked) return;
+  const lookup = playerLookup({
+    async onAnswer(players, q) {
+      const mayChallenge = await challenger();
       list.replaceChildren(...players.map((player) => result(player, mayChallenge)));
       status.textContent = players.length ? '' : `Nobody’s name starts with “${q}”.`;
-    } catch (error) {
-      if (question === asked) status.textContent = error.message;
-    }
-  }
+    },
+    onClear() {
+      list.replaceChildren();
+      status.textContent = '';
+    },
+    onError(error) {
+      status.textContent = error.message;
+    },
+  });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    clearTimeout(timer);
-    search();
+    lookup.now(input.value);
   });
-  input.addEventListener('input', () => {
-    clearTimeout(timer);
-    timer = setTimeout(search, WAIT_MS);
-  });
+  input.addEventListener('input', () => lookup.soon(input.value));
+  const sent = new URLSearchParams(location.search).get('q');
+  if (sent && sent.trim()) {
+    input.value = sent.trim();
+    lookup.now(input.value);
+  }
 }

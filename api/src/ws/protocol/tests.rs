@@ -178,12 +178,35 @@ fn notifications_in(value: &Value) -> Vec<&Value> {
 /// The `type`s of the messages the player's socket (`/api/me/ws`) sends.
 const PLAYER_SOCKET_TYPES: [&str; 5] = ["hello", "notification", "challenge", "pong", "error"];
 
+/// The first column of the docs' table of notification kinds, in order.
+fn documented_notification_kinds() -> Vec<String> {
+    DOC.lines()
+        .skip_while(|line| *line != "| `kind` | who gets it | `data` |")
+        .skip(2)
+        .take_while(|line| line.starts_with('|'))
+        .filter_map(|line| line.split('|').nth(1))
+        .map(|cell| cell.trim().trim_matches('`').to_owned())
+        .collect()
+}
+
 #[test]
 fn every_example_of_challenges_follows_and_notifications_is_json_the_server_sends() {
     let blocks = documented_parts("Challenges and notifications");
-    for part in ["Challenges", "Following", "Notifications", "The player's socket"] {
+    for part in
+        ["Challenges", "Following", "Notifications", "The player's socket", "Push notifications"]
+    {
         assert!(blocks.iter().any(|(seen, _)| *seen == part), "no example under {part}");
     }
+    let kinds: Vec<&str> =
+        crate::domain::NotificationKind::ALL.iter().map(|kind| kind.as_str()).collect();
+    assert_eq!(documented_notification_kinds(), kinds, "the table of kinds lists each, in order");
+    let push = blocks
+        .iter()
+        .filter_map(|(part, block)| (*part == "Push notifications").then_some(block))
+        .filter_map(|block| serde_json::from_str::<Value>(block).ok())
+        .find(|value| value.get("public_key").is_some())
+        .expect("an example of GET /api/push");
+    assert_eq!(push["kinds"], json!(kinds), "GET /api/push lists every kind, in order");
     for (part, block) in &blocks {
         let value: Value = serde_json::from_str(block).unwrap_or_else(|e| panic!("{e}: {block}"));
         if *part == "The player's socket" {
