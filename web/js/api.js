@@ -134,6 +134,18 @@ export const notifications = () => request('GET', '/api/notifications');
 export const markNotificationsRead = (ids = null) =>
   request('POST', '/api/notifications/read', ids ? { ids } : { all: true });
 
+// Web Push: the notifications of the kinds a browser chose, pushed to it while no page is open.
+/** `{public_key, kinds, subscriptions: [{endpoint, kinds}]}`: the key to subscribe with
+ *  (base64url), the kinds there are and this account's subscriptions. */
+export const pushSettings = () => request('GET', '/api/push');
+/** Keeps this browser's subscription (`PushSubscription.toJSON()`) with the `kinds` it wants:
+ *  `{endpoint, kinds}` (201 new, 200 updated). */
+export const savePushSubscription = (subscription, kinds) =>
+  request('POST', '/api/push/subscriptions', { ...subscription, kinds });
+/** Forgets the subscription at `endpoint` (204; 404 `subscription_not_found` when none). */
+export const deletePushSubscription = (endpoint) =>
+  request('DELETE', `/api/push/subscriptions?${new URLSearchParams({ endpoint })}`);
+
 // Following players: their games started are notified (`followed_started`).
 /** Follows the player called `name`: `{name, following: true}` (201, or 200 when already). */
 export const follow = (name) => request('POST', '/api/follows', { name });

@@ -56,6 +56,10 @@ const GAME_PAGES: &[&str] = &["/game/{id}", "/replay/{id}"];
 /// The folders of `web/` served as they are.
 const ASSET_DIRS: &[&str] = &["css", "js", "img"];
 
+/// The files of `web/` served as they are at the site's root: the service worker, whose
+/// address is its scope's (`/`).
+const ROOT_FILES: &[&str] = &["sw.js"];
+
 pub fn configure(config: &mut ServiceConfig) {
     config.route("/api/openapi.json", web::get().to(openapi));
     for &(path, file) in PAGES {
@@ -66,6 +70,12 @@ pub fn configure(config: &mut ServiceConfig) {
     }
     for &path in GAME_PAGES {
         config.route(path, web::get().to(game_page));
+    }
+    for &file in ROOT_FILES {
+        config.route(
+            &format!("/{file}"),
+            web::get().to(move |request: HttpRequest| async move { file_response(&request, file) }),
+        );
     }
     for &dir in ASSET_DIRS {
         config.route(
@@ -255,6 +265,14 @@ mod tests {
         assert_eq!(entity_tag(b"body { }"), entity_tag(b"body { }"));
         assert_ne!(entity_tag(b"body { }"), entity_tag(b"body {}"));
         assert!(entity_tag(b"").starts_with('"') && entity_tag(b"").ends_with('"'));
+    }
+
+    #[test]
+    fn the_service_worker_is_served_at_the_root_as_javascript() {
+        for &file in ROOT_FILES {
+            assert!(Web::get(file).is_some(), "{file} is in web/");
+            assert_eq!(content_type(file), "text/javascript; charset=utf-8");
+        }
     }
 
     #[test]

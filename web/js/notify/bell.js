@@ -6,13 +6,15 @@
 // the player sent, each with Cancel (and any received that the list does not show, with Accept
 // and Decline). Escape or a click elsewhere closes it. A notification that no toast speaks of
 // is said to screen readers as it comes. A followed player's game started links to it to
-// watch; a daily game's turn, and its reminder (marked urgent), say how long is left.
+// watch; a daily game's turn, and its reminder (marked urgent), say how long is left. Under
+// the list, where the browser can, the kinds this device shows as pushed notifications.
 import * as api from '../api.js';
 import { profileUrl } from '../account.js';
 import { el } from '../element.js';
 import { sentence } from '../text.js';
 import { allChallenges, challengeById, feed, isMine, myName, setUnread, unread, updateChallenge } from './feed.js';
 import { wantsToast } from './news.js';
+import { pushSection, refreshPush } from './push.js';
 import { announce, gameUrl, hasToast } from './tray.js';
 import {
   LINK_WORDS, URGENT_WORD, isOpen, moveTimeLeft, nameOf, notificationText, terms, timeAgo, timeLeft,
@@ -190,6 +192,7 @@ async function openPanel() {
   emptyLine.hidden = true;
   say('Loading…');
   draw();
+  refreshPush();
   try {
     const answer = await api.notifications();
     if (panel.hidden) return;
@@ -249,7 +252,7 @@ function build() {
     'Nothing yet: challenges and their answers, the games of players you follow, your turns in daily games, and what moderators did about your reports show here.');
   panel = el('div', { id: 'notify-panel', class: 'notify-panel', role: 'region', 'aria-labelledby': 'notify-heading', hidden: true },
     el('div', { class: 'notify-head' }, heading, readAll),
-    statusLine, waitingBox, list, emptyLine);
+    statusLine, waitingBox, list, emptyLine, pushSection());
   wrapper = el('div', { class: 'notify', id: 'notify' }, button, panel);
 
   button.addEventListener('click', () => {
