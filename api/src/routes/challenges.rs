@@ -188,7 +188,7 @@ async fn create(
     {
         return Err(ChallengeRouteError::RankedClosed);
     }
-    let now = Timestamp::now();
+    let now = hub.clock().now();
     let blocked = store.blocked_between(&me, &target).await?;
     let challenge = Challenge {
         id: ChallengeId::generate(),
@@ -236,9 +236,10 @@ async fn notify(
 async fn list(
     session: Session,
     store: web::Data<Store>,
+    hub: web::Data<GameHub>,
 ) -> Result<HttpResponse, ChallengeRouteError> {
     let (me, _) = me(&session, &store).await?;
-    let now = Timestamp::now();
+    let now = hub.clock().now();
     let rows = store.open_challenges(&me, now).await?;
     Ok(HttpResponse::Ok().json(ChallengeLists::of(&me, &rows, now)))
 }
@@ -261,15 +262,15 @@ async fn load(
     Ok((row, party))
 }
 
-/// Stores `answer` to `row`, or says why it came too late: another answer or its expiry.
+/// Stores `answer` to `row` at `now`, or says why it came too late: another answer or its
+/// expiry.
 async fn answer(
     store: &Store,
     row: &mut ChallengeRow,
-    answer: ChallengeAnswer,
-    party: Party,
+    (answer, party): (ChallengeAnswer, Party),
     game: Option<&GameId>,
+    now: Timestamp,
 ) -> Result<Timestamp, ChallengeRouteError> {
-    let now = Timestamp::now();
     let status = row.challenge.answer(answer, party, now).map_err(ChallengeRouteError::Answer)?;
     if !store.answer_challenge(&row.challenge.id, status, now, game).await? {
         let stored = store.challenge(&row.challenge.id).await?;
@@ -301,10 +302,10 @@ async fn accept(
     let (mut row, party) = load(&store, &path, &me).await?;
     // A check before the answer is stored: a block or a sanction since the challenge was made.
     row.challenge
-        .answer(ChallengeAnswer::Accept, party, Timestamp::now())
+        .answer(ChallengeAnswer::Accept, party, hub.clock().now())
         .map_err(ChallengeRouteError::Answer)?;
     if store.blocked_between(&row.challenger, &row.challenged).await? {
-        return decline_for(&store, &notifier, row, party).await;
+        return decline_for(&store, &notifier, row, party, hub.clock().now()).await;
     }
     if row.challenge.rated
         && !(may_play_rated(&store, &row.challenger).await?
@@ -330,7 +331,8 @@ async fn accept(
     };
     let control = row.challenge.control.unwrap_or(hub.timing().default_control());
     let game = GameId::generate();
-    let now = answer(&store, &mut row, ChallengeAnswer::Accept, party, Some(&game)).await?;
+    let accepting = (ChallengeAnswer::Accept, party);
+    let now = answer(&store, &mut row, accepting, Some(&game), hub.clock().now()).await?;
     let start = Start::new(row.challenge.xot);
     if let Err(error) =
         hub.create_with_id(game, (setup, control), start, None, Origin::people()).await
@@ -350,8 +352,9 @@ async fn decline_for(
     notifier: &Notifier,
     mut row: ChallengeRow,
     party: Party,
+    now: Timestamp,
 ) -> Result<HttpResponse, ChallengeRouteError> {
-    let now = answer(store, &mut row, ChallengeAnswer::Decline, party, None).await?;
+    let now = answer(store, &mut row, (ChallengeAnswer::Decline, party), None, now).await?;
     let kind = NotificationKind::ChallengeDeclined;
     notify(notifier, &row.challenger, kind, &row.challenge, now).await;
     tell_both(notifier.feed(), &row);
@@ -363,11 +366,12 @@ async fn decline(
     path: web::Path<String>,
     session: Session,
     store: web::Data<Store>,
+    hub: web::Data<GameHub>,
     notifier: web::Data<Notifier>,
 ) -> Result<HttpResponse, ChallengeRouteError> {
     let (me, _) = me(&session, &store).await?;
     let (row, party) = load(&store, &path, &me).await?;
-    decline_for(&store, &notifier, row, party).await
+    decline_for(&store, &notifier, row, party, hub.clock().now()).await
 }
 
 /// `POST /api/challenges/{id}/cancel`: its sender withdraws it.
@@ -375,11 +379,13 @@ async fn cancel(
     path: web::Path<String>,
     session: Session,
     store: web::Data<Store>,
+    hub: web::Data<GameHub>,
     notifier: web::Data<Notifier>,
 ) -> Result<HttpResponse, ChallengeRouteError> {
     let (me, _) = me(&session, &store).await?;
     let (mut row, party) = load(&store, &path, &me).await?;
-    let now = answer(&store, &mut row, ChallengeAnswer::Cancel, party, None).await?;
+    let now =
+        answer(&store, &mut row, (ChallengeAnswer::Cancel, party), None, hub.clock().now()).await?;
     tell_both(notifier.feed(), &row);
     Ok(HttpResponse::Ok().json(shown(&row.challenge, now)))
 }

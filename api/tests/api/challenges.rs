@@ -318,3 +318,25 @@ async fn a_daily_game_tells_the_player_to_move_and_reminds_them_near_the_deadlin
     assert_eq!(reminded["notification"]["kind"], "daily_reminder");
     assert_eq!(reminded["notification"]["data"], *data);
 }
+
+#[actix_web::test]
+async fn an_expired_challenge_is_neither_listed_nor_accepted_nor_cancelled() {
+    let Some(provider) = crate::oidc_support::local_provider() else { return };
+    let app = crate::helpers::spawn_app_with_clock_and(|settings| {
+        settings.oidc = Some(provider.settings());
+    })
+    .await;
+    let (ann, bob, _bob_socket) = ann_and_bob(&app).await;
+    let made = challenge(&ann, json!({ "to": "Bob", "control": "3+2" })).await;
+    app.advance(60_000);
+    let listed: Value = bob.get("/api/challenges").await.json().await.unwrap();
+    assert_eq!(listed, json!({ "incoming": [], "outgoing": [] }));
+    let (status, refused) = json_of(bob.post(&path(&made, "accept"), &json!({})).await).await;
+    assert_eq!((status, &refused["error"]["code"]), (410, &json!("challenge_expired")));
+    let (status, refused) = json_of(ann.post(&path(&made, "cancel"), &json!({})).await).await;
+    assert_eq!((status, &refused["error"]["code"]), (410, &json!("challenge_expired")));
+    // Expired, it no longer counts against the sender's three.
+    for _ in 0..3 {
+        challenge(&ann, json!({ "to": "Bob" })).await;
+    }
+}
