@@ -27,3 +27,16 @@ const DEADLINE = new Intl.DateTimeFormat(undefined, {
 
 /** A deadline as a local date and time: "Tue 8 Dec, 14:05" (in the browser's language). */
 export const formatDeadline = (at) => DEADLINE.format(at);
+
+const AGO = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+
+/** How long before `now` the time `ms` was: "just now", "3 minutes ago", "yesterday". */
+export function timeAgo(ms, now = Date.now()) {
+  const seconds = Math.round((ms - now) / 1000);
+  if (Math.abs(seconds) < 60) return 'just now';
+  const minutes = Math.round(seconds / 60);
+  if (Math.abs(minutes) < 60) return AGO.format(minutes, 'minute');
+  const hours = Math.round(minutes / 60);
+  if (Math.abs(hours) < 24) return AGO.format(hours, 'hour');
+  return AGO.format(Math.round(hours / 24), 'day');
+}

@@ -244,17 +244,19 @@ async fn list(
     Ok(HttpResponse::Ok().json(ChallengeLists::of(&me, &rows, now)))
 }
 
-/// The challenge of `path` with the side `me` is on; someone else's is not found.
+/// The challenge of `path` with the side the signed-in player is on; someone else's is not
+/// found.
 async fn load(
     store: &Store,
     path: &str,
-    me: &PlayerId,
+    session: &Session,
 ) -> Result<(ChallengeRow, Party), ChallengeRouteError> {
+    let (me, _) = me(session, store).await?;
     let id: ChallengeId = path.parse().map_err(|_| ChallengeRouteError::NotFound)?;
     let row = store.challenge(&id).await?;
-    let party = if &row.challenger == me {
+    let party = if row.challenger == me {
         Party::Challenger
-    } else if &row.challenged == me {
+    } else if row.challenged == me {
         Party::Challenged
     } else {
         return Err(ChallengeRouteError::NotFound);
@@ -298,8 +300,7 @@ async fn accept(
     hub: web::Data<GameHub>,
     notifier: web::Data<Notifier>,
 ) -> Result<HttpResponse, ChallengeRouteError> {
-    let (me, _) = me(&session, &store).await?;
-    let (mut row, party) = load(&store, &path, &me).await?;
+    let (mut row, party) = load(&store, &path, &session).await?;
     // A check before the answer is stored: a block or a sanction since the challenge was made.
     row.challenge
         .answer(ChallengeAnswer::Accept, party, hub.clock().now())
@@ -318,7 +319,7 @@ async fn accept(
         name: Nickname::parse(&row.challenge.from)
             .map_err(|error| ChallengeRouteError::Unavailable(error.to_string()))?,
     };
-    let challenged = Human { id: me, name: session.nickname.clone() };
+    let challenged = Human { id: row.challenged.clone(), name: session.nickname.clone() };
     let (black, white) = if row.challenge.challenger_is_black(rand::random()) {
         (challenger, challenged)
     } else {
@@ -369,8 +370,7 @@ async fn decline(
     hub: web::Data<GameHub>,
     notifier: web::Data<Notifier>,
 ) -> Result<HttpResponse, ChallengeRouteError> {
-    let (me, _) = me(&session, &store).await?;
-    let (row, party) = load(&store, &path, &me).await?;
+    let (row, party) = load(&store, &path, &session).await?;
     decline_for(&store, &notifier, row, party, hub.clock().now()).await
 }
 
@@ -382,8 +382,7 @@ async fn cancel(
     hub: web::Data<GameHub>,
     notifier: web::Data<Notifier>,
 ) -> Result<HttpResponse, ChallengeRouteError> {
-    let (me, _) = me(&session, &store).await?;
-    let (mut row, party) = load(&store, &path, &me).await?;
+    let (mut row, party) = load(&store, &path, &session).await?;
     let now =
         answer(&store, &mut row, (ChallengeAnswer::Cancel, party), None, hub.clock().now()).await?;
     tell_both(notifier.feed(), &row);

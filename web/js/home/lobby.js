@@ -7,7 +7,7 @@
 import * as api from '../api.js';
 import { formatRating, profileUrl } from '../account.js';
 import { POOLS, socketUrl } from '../protocol.js';
-import { controlName } from '../text.js';
+import { controlName, timeAgo } from '../text.js';
 import { $ } from './dom.js';
 
 const EVERY_MS = 10000;
@@ -16,7 +16,6 @@ const LIVE_MODES = Object.freeze({ quick: 'Quick', ranked: 'Ranked' });
 const count = new Intl.NumberFormat('en');
 const plural = (n, one, many) => `${count.format(n)} ${n === 1 ? one : many}`;
 const isCount = (n) => Number.isSafeInteger(n) && n >= 0;
-const ago = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 
 /** "2 players online · 1 waiting · 1 game in progress". */
 export function statsLine({ online, waiting, games_in_progress: games }) {
@@ -31,17 +30,6 @@ export function statsLine({ online, waiting, games_in_progress: games }) {
 function side(seat, withRating) {
   const name = String(seat.name || 'Someone');
   return withRating && Number.isFinite(seat.rating) ? `${name} (${formatRating(seat.rating, seat.provisional)})` : name;
-}
-
-/** "3 minutes ago", "just now". */
-function since(ms) {
-  const seconds = Math.round((ms - Date.now()) / 1000);
-  if (Math.abs(seconds) < 60) return 'just now';
-  const minutes = Math.round(seconds / 60);
-  if (Math.abs(minutes) < 60) return ago.format(minutes, 'minute');
-  const hours = Math.round(minutes / 60);
-  if (Math.abs(hours) < 24) return ago.format(hours, 'hour');
-  return ago.format(Math.round(hours / 24), 'day');
 }
 
 function item(href, title, meta, label) {
@@ -181,7 +169,7 @@ function resultTitle(game, black, white) {
 function resultItem(game) {
   const title = resultTitle(game, side(game.black, false), side(game.white, false));
   const counts = game.counts || {};
-  const when = Number.isFinite(game.finished_at) ? ` · ${since(game.finished_at)}` : '';
+  const when = Number.isFinite(game.finished_at) ? ` · ${timeAgo(game.finished_at)}` : '';
   const meta = `${stakes(game)} · Black ${counts.black} · White ${counts.white}${when}`;
   return item(game.url, title, meta, `Replay: ${title}, ${meta}`);
 }

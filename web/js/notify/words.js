@@ -1,7 +1,7 @@
 // The words of challenges and notifications: a challenge's terms as either player reads them,
 // what each notification says (and what its link says), how long ago something happened and
 // how long is left.
-import { controlName } from '../text.js';
+import { controlName, timeAgo as timeAgoFrom } from '../text.js';
 import { serverNow } from './clock.js';
 
 /** The control a challenge without one is played at (the server's default). */
@@ -39,18 +39,8 @@ export function terms(challenge, viewer) {
 /** Someone's public name as sent, or a stand-in when the account is gone. */
 export const nameOf = (name) => String(name || 'A deleted player');
 
-const ago = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-
-/** "just now", "3 minutes ago", "yesterday". */
-export function timeAgo(ms, now = serverNow()) {
-  const seconds = Math.round((ms - now) / 1000);
-  if (Math.abs(seconds) < 60) return 'just now';
-  const minutes = Math.round(seconds / 60);
-  if (Math.abs(minutes) < 60) return ago.format(minutes, 'minute');
-  const hours = Math.round(minutes / 60);
-  if (Math.abs(hours) < 24) return ago.format(hours, 'hour');
-  return ago.format(Math.round(hours / 24), 'day');
-}
+/** "just now", "3 minutes ago", "yesterday", by the server's clock. */
+export const timeAgo = (ms, now = serverNow()) => timeAgoFrom(ms, now);
 
 /** "45 s left", "12 min left", "5 h left", "6 days left"; '' once past. */
 export function timeLeft(expiresAt, now = serverNow()) {
